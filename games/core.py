@@ -1,0 +1,270 @@
+"""The game kernel: the contract every game implements, and the pieces all games share.
+
+A game is a decider over plain data (DESIGN.md, "The game kernel"):
+
+- ``setup(seats, options, rng)`` returns the opening events;
+- ``evolve(state, event)`` applies one event (total, deterministic, never draws);
+- ``decide(state, command, seat, rng)`` validates a command and returns its events, or raises
+  ``Rejected`` with a stable snake_case code;
+- ``pending``, ``legal_commands``, ``default_command``, ``view``, ``redact``, ``result``.
+
+States are JSON-compatible plain data (dicts with string keys, lists, str, int, bool, None), so a
+snapshot is ``json.dumps(state)`` and nothing else. Seats are ints ``0..n-1``. Randomness comes
+only from the ``Rng`` that ``decide``/``setup`` are handed; its outcomes are written into events.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+State = dict[str, Any]
+Command = dict[str, Any]
+Seat = int
+Viewer = int | str
+
+SPECTATOR = "spectator"
+AUDITOR = "auditor"
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Event:
+    """A fact the rules decided: a stable wire ``type`` (past tense) and a JSON payload."""
+
+    type: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "data": self.data}
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> Event:
+        return cls(raw["type"], raw.get("data") or {})
+
+
+class Rejected(Exception):
+    """A command the rules refuse: a stable machine ``code`` and a human sentence."""
+
+    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details or {}
+
+    def __repr__(self) -> str:
+        return f"Rejected({self.code!r}, {self.message!r})"
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What one seat must decide now: the command types it may send, and which clock runs."""
+
+    kinds: tuple[str, ...]
+    clock: str = "turn"  # "turn" or "reaction": picks turn_seconds or reaction_seconds
+    label: str = ""  # a short human description ("your turn", "defend against Assassin")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kinds": list(self.kinds), "clock": self.clock, "label": self.label}
+
+
+class Rng:
+    """A portable deterministic random source: SHA-256 in counter mode over (seed, version).
+
+    It is defined by this file alone (no dependence on Python's Mersenne Twister), so an auditor
+    can re-derive every shuffle and roll from the revealed seed in any language.
+    """
+
+    def __init__(self, seed: bytes | str, version: int = 0):
+        if isinstance(seed, str):
+            seed = seed.encode()
+        self._key = hashlib.sha256(seed + b":" + str(version).encode()).digest()
+        self._counter = 0
+        self._pool = b""
+
+    @classmethod
+    def for_version(cls, seed: bytes | str, version: int) -> Rng:
+        """The RNG for the command decided at ``version`` (the version it will follow)."""
+        return cls(seed, version)
+
+    def _bytes(self, n: int) -> bytes:
+        while len(self._pool) < n:
+            block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
+            self._counter += 1
+            self._pool += block
+        out, self._pool = self._pool[:n], self._pool[n:]
+        return out
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)`` by rejection sampling (no modulo bias)."""
+        if n <= 0:
+            raise ValueError("below() needs n > 0")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = int.from_bytes(self._bytes(8), "big")
+            if x < limit:
+                return x % n
+
+    def randint(self, low: int, high: int) -> int:
+        """A uniform integer in ``[low, high]``."""
+        return low + self.below(high - low + 1)
+
+    def roll(self, sides: int = 6) -> int:
+        return self.randint(1, sides)
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.below(len(items))]
+
+    def shuffled(self, items: Iterable[T]) -> list[T]:
+        """A Fisher-Yates shuffle of a copy of ``items``."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    def random(self) -> float:
+        return int.from_bytes(self._bytes(7), "big") / float(1 << 56)
+
+
+class ClockOptions(Schema):
+    """Options every game accepts: turn clocks (off by default) and the bot hand-over."""
+
+    turn_seconds = fields.Integer(load_default=0, validate=validate.Range(min=0, max=86400))
+    reaction_seconds = fields.Integer(load_default=0, validate=validate.Range(min=0, max=86400))
+    max_timeouts = fields.Integer(load_default=3, validate=validate.Range(min=1, max=100))
+
+
+class Game:
+    """Base class of a game's rules object. A game overrides the hooks; the kernel checks in
+    ``decide`` what every game shares (game over, whose prompt, which command types)."""
+
+    name: str = ""
+    title: str = ""
+    min_seats: int = 2
+    max_seats: int = 2
+    rules_version: str = "1"
+    spec: str = ""  # path of the spec under shared/rules/
+    options: type[Schema] = ClockOptions
+    commands: dict[str, type[Schema]] = {}
+    # Event types that reveal hidden information or randomness to someone: undo never crosses them.
+    undo_barriers: frozenset[str] = frozenset()
+
+    # --- the contract -------------------------------------------------------------------------
+
+    def initial_state(self) -> State:
+        return {}
+
+    def setup(self, seats: int, options: dict[str, Any], rng: Rng) -> list[Event]:
+        raise NotImplementedError
+
+    def evolve(self, state: State, event: Event) -> State:
+        raise NotImplementedError
+
+    def decide(self, state: State, command: Command, seat: Seat, rng: Rng) -> list[Event]:
+        """Validate ``command`` from ``seat`` and return the events it causes, or raise Rejected."""
+        if self.result(state) is not None:
+            raise Rejected("game_over", "The game is over.")
+        kind = command.get("type")
+        if kind not in self.commands:
+            raise Rejected("unknown_command", f"{self.title} has no command {kind!r}.",
+                           {"known": sorted(self.commands)})
+        prompt = self.pending(state).get(seat)
+        if prompt is None:
+            raise Rejected("not_your_turn", "You have nothing to decide right now.")
+        if kind not in prompt.kinds:
+            raise Rejected("command_not_allowed",
+                           f"You may not {kind} now; you may: {', '.join(prompt.kinds)}.",
+                           {"allowed": list(prompt.kinds)})
+        args = {k: v for k, v in command.items() if k != "type"}
+        try:
+            args = self.commands[kind]().load(args)
+        except ValidationError as exc:
+            raise Rejected("invalid_command", f"The {kind} command is malformed.",
+                           {"fields": exc.messages}) from None
+        return self.decide_command(state, {"type": kind, **args}, seat, rng)
+
+    def decide_command(self, state: State, command: Command, seat: Seat, rng: Rng) -> list[Event]:
+        """Game-specific validation once the kernel checks passed (it is this seat's decision)."""
+        raise NotImplementedError
+
+    def pending(self, state: State) -> dict[Seat, Prompt]:
+        raise NotImplementedError
+
+    def legal_commands(self, state: State, seat: Seat) -> list[Command]:
+        raise NotImplementedError
+
+    def default_command(self, state: State, seat: Seat) -> Command:
+        raise NotImplementedError
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def redact(self, event: Event, viewer: Viewer) -> Event | None:
+        """``event`` as ``viewer`` may see it; None hides its data (the version stays visible)."""
+        return event
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        """None while running; ``{"winners": [...], "scores": {...}, "ranking": [...]}`` at the end."""
+        raise NotImplementedError
+
+    def secrets(self, state: State, viewer: Viewer) -> set[str]:
+        """Ids of the things ``viewer`` must not see now (other seats' hand cards, the deck).
+
+        Every physical card has a unique id, so a leak is the id showing up in what the viewer
+        receives; the hidden-information tests scan views, event pages and errors for these.
+        """
+        return set()
+
+    def seats_in_play(self, state: State) -> int:
+        return len(state.get("hands", []))
+
+    def explain(self, state: State, command: Command, seat: Seat) -> list[str]:
+        """The checks the rules made for ``command``, in words (for disputes)."""
+        return [f"It was seat {seat}'s decision and {command.get('type')} was allowed then."]
+
+    def bot(self, level: str) -> Callable[[dict[str, Any], list[Command], Rng], Command]:
+        """A bot of ``level``: a function of (the seat's view, its legal commands, rng)."""
+        if level == "random":
+            return random_bot
+        raise KeyError(level)
+
+    bot_levels: tuple[str, ...] = ("random",)
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    def load_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:
+        """Validate and complete options with their defaults (raises marshmallow ValidationError)."""
+        return self.options().load(raw or {})
+
+    def fold(self, events: Iterable[Event], state: State | None = None) -> State:
+        state = self.initial_state() if state is None else state
+        for event in events:
+            state = self.evolve(state, event)
+        return state
+
+    def step(self, state: State, command: Command, seat: Seat, rng: Rng) -> tuple[State, list[Event]]:
+        """Decide on a copy and fold the events in: a convenience for tests, bots and self-play."""
+        events = self.decide(state, command, seat, rng)
+        return self.fold(events, copy.deepcopy(state)), events
+
+
+def random_bot(view: dict[str, Any], legal: list[Command], rng: Rng) -> Command:
+    """The ``random`` level: uniform over the legal commands."""
+    return legal[rng.below(len(legal))]
+
+
+def ensure(condition: bool, code: str, message: str, **details: Any) -> None:
+    """Raise Rejected(code) unless ``condition`` holds: keeps rule checks one line each."""
+    if not condition:
+        raise Rejected(code, message, details)
+
+
+def next_seat(seat: Seat, seats: int) -> Seat:
+    return (seat + 1) % seats

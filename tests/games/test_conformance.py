@@ -1,0 +1,79 @@
+"""One conformance test over every registered game (STYLE.md rule 13): seeded random playouts."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from games import REGISTRY
+from games.core import AUDITOR, SPECTATOR, Event, Rejected, Rng, random_bot
+
+SEEDS = range(6)
+MAX_STEPS = 20_000
+
+
+def _playout(game, seats: int, seed: int):
+    options = game.load_options({})
+    events = game.setup(seats, options, Rng(f"setup-{seed}"))
+    state = game.fold(events)
+    for step in range(MAX_STEPS):
+        if game.result(state) is not None:
+            return state, events, step
+        pending = game.pending(state)
+        assert pending, "a running game must have someone to act"
+        seat = sorted(pending)[Rng(f"pick-{seed}", step).below(len(pending))]
+        legal = game.legal_commands(state, seat)
+        assert legal, f"seat {seat} is pending but has no legal command"
+        assert game.default_command(state, seat) in legal or _accepts(game, state, seat)
+        command = random_bot(game.view(state, seat), legal, Rng(f"bot-{seed}", step))
+        before = copy.deepcopy(state)
+        new = game.decide(state, command, seat, Rng(f"game-{seed}", step))
+        assert state == before, "decide must not mutate the state"
+        assert new, "an accepted command must produce events"
+        for event in new:
+            wire = json.loads(json.dumps(event.to_dict()))
+            assert Event.from_dict(wire) == event
+            state = game.evolve(state, event)
+        json.dumps(state)  # snapshots are JSON: the state must stay plain data
+        events.extend(new)
+        _check_hidden(game, state)
+    pytest.fail(f"{game.name} did not end within {MAX_STEPS} steps")
+
+
+def _accepts(game, state, seat) -> bool:
+    game.decide(state, game.default_command(state, seat), seat, Rng("default"))
+    return True
+
+
+def _check_hidden(game, state) -> None:
+    for viewer in [*range(game.seats_in_play(state)), SPECTATOR]:
+        secret = game.secrets(state, viewer)
+        if not secret:
+            continue
+        text = json.dumps(game.view(state, viewer))
+        leaked = [s for s in secret if f'"{s}"' in text]
+        assert not leaked, f"{viewer} sees {leaked[:3]}"
+
+
+def _seat_counts(game):
+    return sorted({game.min_seats, game.max_seats, (game.min_seats + game.max_seats) // 2})
+
+
+CASES = [(name, seats, seed) for name, game in REGISTRY.items()
+         for seats in _seat_counts(game) for seed in SEEDS]
+
+
+@pytest.mark.parametrize(("name", "seats", "seed"), CASES)
+def test_random_playout_ends_and_folds_consistently(name, seats, seed):
+    game = REGISTRY[name]
+    state, events, _ = _playout(game, seats, seed)
+    assert game.fold(events) == state, "folding the whole log must equal the stepwise state"
+    result = game.result(state)
+    assert set(result) >= {"winners", "scores", "ranking"}
+    assert game.pending(state) == {}
+    with pytest.raises(Rejected) as exc:
+        game.decide(state, {"type": next(iter(game.commands))}, 0, Rng("late"))
+    assert exc.value.code == "game_over"
+    assert game.view(state, AUDITOR)

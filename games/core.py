@@ -211,7 +211,7 @@ class Game:
         return event
 
     def result(self, state: State) -> dict[str, Any] | None:
-        """None while running; ``{"winners": [...], "scores": {...}, "ranking": [...]}`` at the end."""
+        """None while running; at the end ``{"winners", "scores", "ranking"}`` (and more)."""
         raise NotImplementedError
 
     def secrets(self, state: State, viewer: Viewer) -> set[str]:
@@ -240,7 +240,7 @@ class Game:
     # --- helpers ------------------------------------------------------------------------------
 
     def load_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:
-        """Validate and complete options with their defaults (raises marshmallow ValidationError)."""
+        """Validate options and fill in defaults (raises marshmallow ValidationError)."""
         return self.options().load(raw or {})
 
     def fold(self, events: Iterable[Event], state: State | None = None) -> State:
@@ -249,7 +249,8 @@ class Game:
             state = self.evolve(state, event)
         return state
 
-    def step(self, state: State, command: Command, seat: Seat, rng: Rng) -> tuple[State, list[Event]]:
+    def step(self, state: State, command: Command, seat: Seat,
+             rng: Rng) -> tuple[State, list[Event]]:
         """Decide on a copy and fold the events in: a convenience for tests, bots and self-play."""
         events = self.decide(state, command, seat, rng)
         return self.fold(events, copy.deepcopy(state)), events

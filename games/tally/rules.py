@@ -7,7 +7,17 @@ from typing import Any
 from marshmallow import fields, validate
 
 from games.core import (
-    ClockOptions, Command, Event, Game, Prompt, Rng, Schema, Seat, State, Viewer, ensure,
+    ClockOptions,
+    Command,
+    Event,
+    Game,
+    Prompt,
+    Rng,
+    Schema,
+    Seat,
+    State,
+    Viewer,
+    ensure,
     next_seat,
 )
 
@@ -30,7 +40,8 @@ class Tally(Game):
 
     def setup(self, seats: int, options: dict[str, Any], rng: Rng) -> list[Event]:
         first = rng.below(seats)
-        return [Event("tally_started", {"seats": seats, "target": options["target"], "first": first})]
+        return [Event("tally_started",
+                      {"seats": seats, "target": options["target"], "first": first})]
 
     def evolve(self, state: State, event: Event) -> State:
         data = event.data

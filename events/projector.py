@@ -1,0 +1,251 @@
+"""Projection: fold a game's log into its current picture (DESIGN.md, Projection).
+
+The picture (a ``Projection``) holds the platform's facts (seats, status, undo, whose decision
+opened when) around the game's own state. Platform events are folded here; every other event is
+the game's and goes to ``game.evolve``. Folding is pure, so the offline auditor uses it too; the
+store I/O (snapshot + tail) is in ``Projector``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from events.store import EventStore, Snapshot, StoredEvent
+from games import get_game
+from games.core import Event, Game
+
+# Events the platform folds itself; everything else belongs to the game's rules.
+PLATFORM_EVENTS = frozenset({
+    "game_created", "seat_joined", "seat_left", "game_started", "game_finished", "seed_revealed",
+    "clock_expired", "seat_replaced_by_bot", "seat_reclaimed",
+    "undo_requested", "undo_accepted", "undo_declined", "rewound",
+    "dispute_opened", "dispute_ruled",
+})
+
+SNAPSHOT_EVERY = 100
+
+# Command-id prefixes of commands the server sends on a seat's behalf (clock, bot).
+MACHINE_COMMANDS = ("clock:", "bot:")
+
+
+def is_platform_event(event_type: str) -> bool:
+    return event_type in PLATFORM_EVENTS
+
+
+@dataclass
+class Projection:
+    """A game as of ``version``: plain data, JSON-serializable as a snapshot."""
+
+    data: dict[str, Any]
+
+    # The fields, named for readers of the rest of the code.
+    @property
+    def version(self) -> int:
+        return self.data["version"]
+
+    @property
+    def game(self) -> Game:
+        return get_game(self.data["game"])
+
+    @property
+    def status(self) -> str:
+        return self.data["status"]
+
+    @property
+    def state(self) -> dict[str, Any] | None:
+        return self.data["state"]
+
+    @property
+    def position(self) -> int:
+        """Game events in effect: the RNG index, unchanged by platform events and restored by
+        a rewind, so a move repeated after a takeback meets the same random outcome."""
+        return self.data["position"]
+
+    @property
+    def seats(self) -> list[dict[str, Any]]:
+        return self.data["seats"]
+
+    @property
+    def opened(self) -> dict[str, dict[str, Any]]:
+        """Seat -> {"since": version its current decision opened at, "kinds": [...]}."""
+        return self.data["opened"]
+
+    def seat_of(self, player_id: str) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.get("player") == player_id:
+                return index
+        return None
+
+    def copy(self) -> Projection:
+        return Projection(copy.deepcopy(self.data))
+
+
+def empty() -> Projection:
+    return Projection({"version": 0, "position": 0, "game": None, "status": "none",
+                       "options": {}, "seats": [], "creator": None, "seed_sha256": None,
+                       "state": None, "opened": {}, "undo": None, "result": None,
+                       "created_at": None, "hash": None})
+
+
+def apply(projection: Projection, event: StoredEvent,
+          rewind_to: Projection | None = None) -> Projection:
+    """Fold one stored event into ``projection`` (mutated and returned).
+
+    A ``rewound`` event needs the projection as of its ``to_version``: the caller passes it as
+    ``rewind_to`` (``Projector`` loads it; the offline auditor keeps history).
+    """
+    data = projection.data
+    kind, payload = event.type, event.data
+    if kind == "rewound":
+        if rewind_to is None:
+            raise ValueError("a rewound event needs the projection it rewinds to")
+        restored = rewind_to.copy().data
+        restored["version"] = event.version
+        restored["hash"] = event.hash
+        restored["opened"] = {}
+        projection.data = data = restored
+        _reopen(projection, event)
+        return projection
+    if kind in PLATFORM_EVENTS:
+        _apply_platform(data, kind, payload, event)
+    else:
+        game = get_game(data["game"])
+        data["state"] = game.evolve(data["state"], Event(kind, payload))
+        data["position"] += 1
+        if event.seat.isdigit() and not event.cmd.startswith(MACHINE_COMMANDS):
+            # A player's own act ends a run of consecutive timeouts (workers issue).
+            data["seats"][int(event.seat)]["timeouts"] = 0
+        _reopen(projection, event)
+    data["version"] = event.version
+    data["hash"] = event.hash
+    return projection
+
+
+def _apply_platform(data: dict[str, Any], kind: str, payload: dict[str, Any],
+                    event: StoredEvent) -> None:
+    if kind == "game_created":
+        data.update(game=payload["game"], options=payload["options"], status="open",
+                    creator=payload.get("creator"), seed_sha256=payload["seed_sha256"],
+                    rules_version=payload.get("rules_version"), created_at=event.at,
+                    seats=[{"kind": s["kind"], "level": s.get("level"), "player": None,
+                            "bot": s.get("level") if s["kind"] == "bot" else None,
+                            "timeouts": 0} for s in payload["seats"]])
+        data["state"] = None
+    elif kind == "seat_joined":
+        data["seats"][payload["seat"]]["player"] = payload["player"]
+    elif kind == "seat_left":
+        data["seats"][payload["seat"]]["player"] = None
+    elif kind == "game_started":
+        data["status"] = "running"
+        data["state"] = get_game(data["game"]).initial_state()
+    elif kind == "game_finished":
+        data["status"] = "finished"
+        data["result"] = payload["result"]
+        data["opened"] = {}
+    elif kind == "clock_expired":
+        data["seats"][payload["seat"]]["timeouts"] += 1
+    elif kind == "seat_replaced_by_bot":
+        data["seats"][payload["seat"]]["bot"] = payload["level"]
+    elif kind == "seat_reclaimed":
+        seat = data["seats"][payload["seat"]]
+        seat["bot"] = None
+        seat["timeouts"] = 0
+    elif kind == "undo_requested":
+        data["undo"] = {"by": payload["seat"], "to_version": payload["to_version"],
+                        "at_version": event.version, "waiting": payload.get("waiting", []),
+                        "accepted": []}
+    elif kind == "undo_accepted" and data["undo"]:
+        data["undo"]["accepted"].append(payload["seat"])
+        data["undo"]["waiting"] = [s for s in data["undo"]["waiting"] if s != payload["seat"]]
+    elif kind == "undo_declined":
+        data["undo"] = None
+
+
+def _reopen(projection: Projection, event: StoredEvent) -> None:
+    """Keep, for each pending seat, the version at which its current decision opened.
+
+    A decision reopens when the seat was not pending before, when the event was the seat's own
+    act, or when what it may send changed; another seat answering in the same reaction window
+    leaves it alone (DESIGN.md, Workers).
+    """
+    data = projection.data
+    state = data["state"]
+    if state is None:
+        data["opened"] = {}
+        return
+    game = get_game(data["game"])
+    pending = game.pending(state)
+    before = data["opened"]
+    opened = {}
+    for seat, prompt in pending.items():
+        key = str(seat)
+        kinds = list(prompt.kinds)
+        old = before.get(key)
+        if old is None or event.seat == key or old["kinds"] != kinds:
+            opened[key] = {"since": event.version, "at": event.at, "kinds": kinds,
+                           "clock": prompt.clock, "label": prompt.label}
+        else:
+            opened[key] = old
+    data["opened"] = opened
+
+
+def fold(events: Iterable[StoredEvent], projection: Projection | None = None,
+         history: dict[int, Projection] | None = None) -> Projection:
+    """Fold stored events purely; ``history`` (version -> projection copy) serves rewinds."""
+    projection = projection or empty()
+    history = history if history is not None else {}
+    for event in events:
+        rewind_to = None
+        if event.type == "rewound":
+            rewind_to = history[event.data["to_version"]]
+        apply(projection, event, rewind_to)
+        history[event.version] = projection.copy()
+    return projection
+
+
+def fold_upto(events: list[StoredEvent], version: int) -> Projection:
+    """The projection as of ``version`` from a full log (pure; used by replay and audit)."""
+    history: dict[int, Projection] = {0: empty()}
+    return fold((e for e in events if e.version <= version), history=history)
+
+
+class Projector:
+    """Loads projections from the store: snapshot, then the tail, folded; writes snapshots."""
+
+    def __init__(self, store: EventStore, snapshot_every: int = SNAPSHOT_EVERY):
+        self.store = store
+        self.snapshot_every = snapshot_every
+
+    def load(self, game_id: str, base: Projection | None = None,
+             upto: int | None = None) -> Projection:
+        """The projection at ``upto`` (default: latest). ``base`` is a newer cache to start from."""
+        if base is None:
+            snapshot = self.store.load_snapshot(game_id) if upto is None else None
+            base = Projection(snapshot.state) if snapshot else empty()
+        tail = self.store.read(game_id, base.version + 1, upto)
+        return self.extend(game_id, base, tail, snapshot=upto is None)
+
+    def extend(self, game_id: str, projection: Projection, tail: list[StoredEvent],
+               snapshot: bool = True) -> Projection:
+        """Fold ``tail`` into ``projection`` (mutated); write a snapshot when one falls due."""
+        old = projection.version
+        for event in tail:
+            rewind_to = None
+            if event.type == "rewound":
+                rewind_to = self.load(game_id, upto=event.data["to_version"])
+            apply(projection, event, rewind_to)
+        if snapshot and tail and self._crossed_snapshot(old, projection.version):
+            self.store.save_snapshot(game_id, Snapshot(projection.version,
+                                                       json.loads(json.dumps(projection.data))))
+        return projection
+
+    def rebuild(self, game_id: str) -> Projection:
+        """Fold the whole log from event 1, ignoring snapshots (checks snapshot consistency)."""
+        return self.load(game_id, base=empty(), upto=self.store.last_version(game_id))
+
+    def _crossed_snapshot(self, old: int, new: int) -> bool:
+        return new // self.snapshot_every > old // self.snapshot_every

@@ -1,0 +1,97 @@
+"""The event store protocol (STYLE.md rule 7): what the application layer may ask of a store."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event about to be appended: the payload the rules decided, plus who caused it."""
+
+    type: str
+    data: dict[str, Any]
+    seat: str = "system"  # "0", "1", ... for a seat's command; "system" for clocks and workers
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """An event in the log with its envelope (DESIGN.md, Events and the store)."""
+
+    version: int
+    type: str
+    data: dict[str, Any]
+    seat: str
+    cmd: str
+    at: int  # server time, milliseconds since the epoch
+    prev: str
+    hash: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"version": self.version, "type": self.type, "data": self.data, "seat": self.seat,
+                "cmd": self.cmd, "at": self.at, "prev": self.prev, "hash": self.hash}
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    first_version: int
+    last_version: int
+    duplicate: bool = False  # the command id was seen before: nothing appended, earlier range returned
+
+
+@dataclass
+class Snapshot:
+    version: int
+    state: dict[str, Any] = field(default_factory=dict)
+
+
+class StoreError(Exception):
+    pass
+
+
+class VersionConflict(StoreError):
+    """The stream's last version is not the expected one (HTTP 409)."""
+
+    def __init__(self, expected: int, actual: int):
+        super().__init__(f"expected version {expected}, stream is at {actual}")
+        self.expected = expected
+        self.actual = actual
+
+
+class GameNotFound(StoreError):
+    pass
+
+
+class GameExists(StoreError):
+    """``create`` was given an id that is already taken."""
+
+
+class EventStore(Protocol):
+    def create(self, game_id: str, meta: dict[str, str], secret: str) -> None:
+        """Create a game's meta and secret (fails if the id exists)."""
+
+    def append(self, game_id: str, expected_version: int, events: list[NewEvent],
+               command_id: str | None = None, meta: dict[str, str] | None = None) -> AppendResult:
+        """Append atomically after ``expected_version``; raise VersionConflict when stale."""
+
+    def read(self, game_id: str, first: int = 1, last: int | None = None) -> list[StoredEvent]:
+        """Events with ``first <= version <= last`` in order."""
+
+    def wait(self, game_id: str, after: int, block_ms: int) -> list[StoredEvent]:
+        """Events after ``after``, blocking up to ``block_ms`` for the first one (XREAD BLOCK)."""
+
+    def last_version(self, game_id: str) -> int: ...
+
+    def meta(self, game_id: str) -> dict[str, str]: ...
+
+    def secret(self, game_id: str) -> str: ...
+
+    def command_version(self, game_id: str, command_id: str) -> tuple[int, int] | None: ...
+
+    def load_snapshot(self, game_id: str) -> Snapshot | None: ...
+
+    def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None: ...
+
+    def game_ids(self) -> Iterator[str]: ...

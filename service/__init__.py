@@ -1,0 +1,1 @@
+"""The Tablestream service: the application layer, accounts, lobby, HTTP API and CLI."""

@@ -1,0 +1,403 @@
+"""The application service (STYLE.md rule 8): the one place that reads, folds, decides, appends
+and then schedules follow-up work. HTTP handlers and workers both call it; it imports no Flask."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from marshmallow import ValidationError, missing
+
+from events.projector import Projection, Projector, is_platform_event
+from events.store import (
+    AppendResult,
+    EventStore,
+    GameNotFound,
+    NewEvent,
+    StoredEvent,
+    VersionConflict,
+)
+from games import REGISTRY, UNLISTED
+from games.core import AUDITOR, SPECTATOR, Command, Event, Game, Rejected, Rng, Viewer
+from service.errors import BadRequest, Conflict, Forbidden, NotFound, RuleViolation
+
+CACHE_SIZE = 2048
+
+
+class FollowUps(Protocol):
+    """What happens after an append: bot turns and turn clocks (workers issue)."""
+
+    def after_append(self, game_id: str, projection: Projection) -> None: ...
+
+
+class NoFollowUps:
+    def after_append(self, game_id: str, projection: Projection) -> None:
+        return None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a command produced: the new version and the events it appended."""
+
+    version: int
+    events: list[StoredEvent]
+    duplicate: bool = False
+
+
+def new_game_id() -> str:
+    return secrets.token_hex(6)
+
+
+def machine_command_id(kind: str, game_id: str, seat: int, since: int) -> str:
+    """Deterministic id for a command the server sends for a seat, so a job run twice acts once."""
+    return f"{kind}:{game_id}:{seat}:{since}"
+
+
+class GameService:
+    def __init__(self, store: EventStore, followups: FollowUps | None = None,
+                 lobby: Any = None, clock: Callable[[], float] = time.time):
+        self.store = store
+        self.projector = Projector(store)
+        self.followups = followups or NoFollowUps()
+        self.lobby = lobby
+        self.clock = clock
+        self._cache: OrderedDict[str, Projection] = OrderedDict()
+        self._secrets: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def projection(self, game_id: str) -> Projection:
+        """The latest projection: a cached one caught up with the log's tail (never mutated)."""
+        with self._lock:
+            cached = self._cache.get(game_id)
+        if cached is None:
+            projection = self.projector.load(game_id)
+            if projection.version == 0:
+                raise NotFound("game_not_found", f"There is no game {game_id}.")
+        else:
+            tail = self.store.read(game_id, cached.version + 1)
+            if not tail:
+                return cached
+            projection = self.projector.extend(game_id, cached.copy(), tail)
+        self._remember(game_id, projection)
+        return projection
+
+    def _remember(self, game_id: str, projection: Projection) -> None:
+        with self._lock:
+            current = self._cache.get(game_id)
+            if current is None or current.version < projection.version:
+                self._cache[game_id] = projection
+            self._cache.move_to_end(game_id)
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+
+    def replay(self, game_id: str, version: int) -> Projection:
+        """The projection as it was at ``version`` (replay, explain)."""
+        latest = self.projection(game_id)
+        if not 1 <= version <= latest.version:
+            raise NotFound("version_not_found",
+                           f"Game {game_id} has versions 1 to {latest.version}.")
+        return self.projector.load(game_id, base=None, upto=version)
+
+    def seed(self, game_id: str) -> str:
+        if game_id not in self._secrets:
+            self._secrets[game_id] = self.store.secret(game_id)
+        return self._secrets[game_id]
+
+    def viewer_for(self, projection: Projection, player: dict[str, Any] | None) -> Viewer:
+        """Which view a player gets: their seat, the auditor's, or a spectator's."""
+        if player is None:
+            return SPECTATOR
+        seat = projection.seat_of(player["id"])
+        if seat is not None:
+            return seat
+        if "auditor" in player.get("roles", []):
+            return AUDITOR
+        return SPECTATOR
+
+    def describe(self, projection: Projection, viewer: Viewer) -> dict[str, Any]:
+        """The caller's picture of a game: view, pending prompts, legal commands, version."""
+        game = projection.game
+        state = projection.state
+        started = state is not None and projection.status != "open"
+        legal: list[Command] = []
+        if started and isinstance(viewer, int) and str(viewer) in projection.opened:
+            legal = game.legal_commands(state, viewer)
+        return {
+            "id": None,
+            "game": projection.data["game"],
+            "version": projection.version,
+            "status": projection.status,
+            "options": projection.data["options"],
+            "seats": self.seats_public(projection),
+            "you": viewer if isinstance(viewer, int) else None,
+            "view": game.view(state, viewer) if started else None,
+            "pending": self.pending_public(projection),
+            "legal_commands": legal,
+            "result": projection.data.get("result"),
+            "undo": projection.data.get("undo"),
+        }
+
+    def seats_public(self, projection: Projection) -> list[dict[str, Any]]:
+        return [{"seat": i, "kind": s["kind"], "player": s.get("player"),
+                 "level": s.get("level"), "bot": s.get("bot"), "timeouts": s.get("timeouts", 0)}
+                for i, s in enumerate(projection.seats)]
+
+    def pending_public(self, projection: Projection) -> dict[str, dict[str, Any]]:
+        """Every pending seat's prompt with the version it opened at and its deadline (or None)."""
+        options = projection.data["options"]
+        out = {}
+        for seat, opened in projection.opened.items():
+            seconds = options.get("reaction_seconds" if opened.get("clock") == "reaction"
+                                  else "turn_seconds", 0)
+            deadline = opened["at"] / 1000 + seconds if seconds and self._is_clocked(
+                projection, int(seat)) else None
+            out[seat] = {"kinds": opened["kinds"], "since": opened["since"],
+                         "clock": opened.get("clock", "turn"), "label": opened.get("label", ""),
+                         "deadline": deadline}
+        return out
+
+    def _is_clocked(self, projection: Projection, seat: int) -> bool:
+        info = projection.seats[seat]
+        return info["kind"] == "human" and not info.get("bot")
+
+    def events_page(self, game_id: str, viewer: Viewer, first: int = 1,
+                    last: int | None = None, limit: int = 200) -> list[dict[str, Any]]:
+        """Stored events ``first..last`` as ``viewer`` may see them."""
+        projection = self.projection(game_id)
+        first = max(first, 1)
+        last = min(last or projection.version, first + limit - 1)
+        if last < first:
+            return []
+        return [self.public_event(projection.game, e, viewer)
+                for e in self.store.read(game_id, first, last)]
+
+    def public_event(self, game: Game, event: StoredEvent, viewer: Viewer) -> dict[str, Any]:
+        """One event for a client: its version and type always; data only as the game allows."""
+        out: dict[str, Any] = {"version": event.version, "type": event.type, "seat": event.seat,
+                               "at": event.at}
+        if is_platform_event(event.type) or viewer == AUDITOR:
+            out["data"] = event.data
+            return out
+        shown = game.redact(Event(event.type, event.data), viewer)
+        out["data"] = shown.data if shown is not None else None
+        out["redacted"] = shown is None or shown.data != event.data
+        return out
+
+    # --- lobby --------------------------------------------------------------------------------
+
+    def catalog(self) -> list[dict[str, Any]]:
+        return [describe_game(game) for name, game in REGISTRY.items() if name not in UNLISTED]
+
+    def create_game(self, player_id: str, game_name: str, options: dict[str, Any] | None,
+                    seats: list[dict[str, Any]], join: bool = True) -> str:
+        """Create a game with seat slots (humans and bots); the creator takes a human seat."""
+        game = REGISTRY.get(game_name)
+        if game is None:
+            raise BadRequest("unknown_game_type", f"No game named {game_name!r} is hosted.",
+                             known=sorted(set(REGISTRY) - UNLISTED))
+        if not game.min_seats <= len(seats) <= game.max_seats:
+            raise BadRequest("invalid_seat_count",
+                             f"{game.title} takes {game.min_seats} to {game.max_seats} seats.")
+        for spec in seats:
+            if spec["kind"] == "bot" and spec.get("level") not in game.bot_levels:
+                raise BadRequest("unknown_bot_level",
+                                 f"{game.title} bots come in levels {', '.join(game.bot_levels)}.")
+        try:
+            loaded = game.load_options(options)
+            game.setup(len(seats), loaded, Rng("options-check"))
+        except ValidationError as exc:
+            raise BadRequest("invalid_options", "The game options are invalid.",
+                             errors=exc.messages) from None
+        except Rejected as exc:
+            raise BadRequest("invalid_options", exc.message, rule=exc.code) from None
+        game_id = new_game_id()
+        seed = secrets.token_hex(32)
+        seats_out = [{"kind": s["kind"], **({"level": s["level"]} if s["kind"] == "bot" else {})}
+                     for s in seats]
+        self.store.create(game_id, {"game": game_name, "created_by": player_id}, seed)
+        events = [NewEvent("game_created", {
+            "game": game_name, "rules_version": game.rules_version, "options": loaded,
+            "seats": seats_out, "creator": player_id,
+            "seed_sha256": hashlib.sha256(seed.encode()).hexdigest()})]
+        humans = [i for i, s in enumerate(seats) if s["kind"] == "human"]
+        if join and humans:
+            events.append(NewEvent("seat_joined", {"seat": humans[0], "player": player_id}))
+        self._append(game_id, 0, events, None)
+        projection = self.projection(game_id)
+        if not humans:
+            self._start(game_id, projection)
+        return game_id
+
+    def join(self, game_id: str, player_id: str, seat: int | None = None) -> Projection:
+        projection = self.projection(game_id)
+        if projection.status != "open":
+            raise Conflict("game_not_open", "This game has already started.")
+        if projection.seat_of(player_id) is not None:
+            raise Conflict("already_seated", "You already have a seat in this game.")
+        free = [i for i, s in enumerate(projection.seats)
+                if s["kind"] == "human" and s.get("player") is None]
+        if seat is None:
+            if not free:
+                raise Conflict("game_full", "Every human seat is taken.")
+            seat = free[0]
+        elif seat not in free:
+            raise Conflict("seat_taken", f"Seat {seat} is not a free human seat.")
+        self._append(game_id, projection.version,
+                     [NewEvent("seat_joined", {"seat": seat, "player": player_id})], None)
+        return self.projection(game_id)
+
+    def leave(self, game_id: str, player_id: str) -> Projection:
+        projection = self.projection(game_id)
+        seat = projection.seat_of(player_id)
+        if seat is None:
+            raise Forbidden("not_seated", "You have no seat in this game.")
+        if projection.status != "open":
+            raise Conflict("game_not_open", "You cannot leave a game that has started.")
+        self._append(game_id, projection.version,
+                     [NewEvent("seat_left", {"seat": seat, "player": player_id})], None)
+        return self.projection(game_id)
+
+    def start(self, game_id: str, player_id: str) -> Projection:
+        projection = self.projection(game_id)
+        if projection.seat_of(player_id) is None:
+            raise Forbidden("not_seated", "Only a seated player may start the game.")
+        if projection.status != "open":
+            raise Conflict("game_not_open", "This game has already started.")
+        empty = [i for i, s in enumerate(projection.seats)
+                 if s["kind"] == "human" and s.get("player") is None]
+        if empty:
+            raise Conflict("seats_empty", f"Seats {empty} are still empty.", seats=empty)
+        self._start(game_id, projection)
+        return self.projection(game_id)
+
+    def _start(self, game_id: str, projection: Projection) -> None:
+        game = projection.game
+        setup = game.setup(len(projection.seats), projection.data["options"],
+                           Rng.for_version(self.seed(game_id), 0))
+        events = [NewEvent("game_started", {"seats": len(projection.seats)})]
+        events += [NewEvent(e.type, e.data) for e in setup]
+        self._append(game_id, projection.version, events, None)
+
+    # --- playing ------------------------------------------------------------------------------
+
+    def submit(self, game_id: str, player_id: str, command: Command, expected_version: int,
+               command_id: str | None = None) -> Outcome:
+        """A player's command for their own seat."""
+        if command_id:
+            earlier = self._earlier(game_id, command_id)
+            if earlier:
+                return earlier
+        projection = self.projection(game_id)
+        seat = projection.seat_of(player_id)
+        if seat is None:
+            raise Forbidden("not_seated", "You have no seat in this game.")
+        prefix: list[NewEvent] = []
+        if projection.seats[seat].get("bot") and projection.seats[seat]["kind"] == "human":
+            prefix.append(NewEvent("seat_reclaimed", {"seat": seat, "player": player_id},
+                                   str(seat)))
+        return self.act(game_id, seat, command, expected_version, command_id, prefix=prefix,
+                        projection=projection)
+
+    def act(self, game_id: str, seat: int, command: Command, expected_version: int | None,
+            command_id: str | None, prefix: list[NewEvent] | None = None,
+            projection: Projection | None = None) -> Outcome:
+        """Decide ``command`` for ``seat`` and append its events (humans, bots and clocks)."""
+        projection = projection or self.projection(game_id)
+        if expected_version is None:
+            expected_version = projection.version
+        if expected_version != projection.version:
+            raise Conflict("version_conflict",
+                           f"The game is at version {projection.version}, "
+                           f"not {expected_version}.", version=projection.version)
+        if projection.status != "running":
+            code = "game_over" if projection.status == "finished" else "game_not_started"
+            raise RuleViolation(code, "The game is not running.", version=projection.version,
+                                legal_commands=[])
+        game = projection.game
+        rng = Rng.for_version(self.seed(game_id), projection.position)
+        try:
+            decided = game.decide(projection.state, command, seat, rng)
+        except Rejected as exc:
+            error = BadRequest if exc.code in ("unknown_command", "invalid_command") \
+                else RuleViolation
+            raise error(exc.code, exc.message, details=exc.details, version=projection.version,
+                        legal_commands=game.legal_commands(projection.state, seat)) from None
+        events = list(prefix or []) + [NewEvent(e.type, e.data, str(seat)) for e in decided]
+        events += self._ending(game_id, projection, decided)
+        return self._append(game_id, expected_version, events, command_id)
+
+    def append_system(self, game_id: str, expected_version: int, events: list[NewEvent],
+                      command_id: str | None = None) -> Outcome:
+        """Append platform events decided outside the rules (clock expiry, bot hand-over)."""
+        return self._append(game_id, expected_version, events, command_id)
+
+    def _ending(self, game_id: str, projection: Projection, decided: list[Event]) -> list[NewEvent]:
+        """``game_finished`` and ``seed_revealed`` when these events end the game."""
+        game = projection.game
+        state = game.fold(decided, json.loads(json.dumps(projection.state)))
+        result = game.result(state)
+        if result is None:
+            return []
+        return [NewEvent("game_finished", {"result": result}),
+                NewEvent("seed_revealed", {"seed": self.seed(game_id)})]
+
+    def _earlier(self, game_id: str, command_id: str) -> Outcome | None:
+        found = self.store.command_version(game_id, command_id)
+        if not found:
+            return None
+        first, last = found
+        return Outcome(last, self.store.read(game_id, first, last), duplicate=True)
+
+    def _append(self, game_id: str, expected_version: int, events: list[NewEvent],
+                command_id: str | None) -> Outcome:
+        try:
+            result: AppendResult = self.store.append(game_id, expected_version, events,
+                                                     command_id)
+        except VersionConflict as exc:
+            raise Conflict("version_conflict",
+                           f"The game moved on to version {exc.actual}; re-read and retry.",
+                           version=exc.actual) from None
+        except GameNotFound:
+            raise NotFound("game_not_found", f"There is no game {game_id}.") from None
+        appended = self.store.read(game_id, result.first_version, result.last_version)
+        if result.duplicate:
+            return Outcome(result.last_version, appended, duplicate=True)
+        projection = self.projection(game_id)
+        if self.lobby is not None and any(is_platform_event(e.type) for e in events):
+            self.lobby.update(game_id, projection)
+        self.followups.after_append(game_id, projection)
+        return Outcome(result.last_version, appended)
+
+
+def describe_game(game: Game) -> dict[str, Any]:
+    """A catalog entry: seats, options with defaults, commands with their fields, bot levels."""
+    return {"name": game.name, "title": game.title, "min_seats": game.min_seats,
+            "max_seats": game.max_seats, "rules_version": game.rules_version,
+            "bot_levels": list(game.bot_levels),
+            "options": describe_schema(game.options()),
+            "commands": {name: describe_schema(schema()) for name, schema in game.commands.items()}}
+
+
+def describe_schema(schema: Any) -> dict[str, Any]:
+    """A compact description of a marshmallow schema's fields for clients."""
+    out = {}
+    for name, field in schema.fields.items():
+        entry: dict[str, Any] = {"type": type(field).__name__.lower(),
+                                 "required": bool(field.required)}
+        default = field.load_default
+        if default is not missing and not callable(default):
+            entry["default"] = default
+        choices = getattr(field.validate, "choices", None) if field.validate else None
+        if choices:
+            entry["choices"] = list(choices)
+        out[name] = entry
+    return out

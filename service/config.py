@@ -1,0 +1,25 @@
+"""Settings from the environment, read once at start-up."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Config:
+    redis_url: str | None = None  # None: the embedded Redis under data_dir
+    queue_redis_url: str | None = None  # None: the event store's server
+    data_dir: str = "var"
+    rate_limit_per_second: int = 50  # commands per player per second; 0 turns it off
+    sse_heartbeat_seconds: float = 15.0
+    workers_enabled: bool = True
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls) -> Config:
+        return cls(redis_url=os.environ.get("REDIS_URL") or None,
+                   queue_redis_url=os.environ.get("QUEUE_REDIS_URL") or None,
+                   data_dir=os.environ.get("TABLESTREAM_DATA", "var"),
+                   rate_limit_per_second=int(os.environ.get("RATE_LIMIT_PER_SECOND", "50")),
+                   workers_enabled=os.environ.get("TABLESTREAM_WORKERS", "1") != "0")

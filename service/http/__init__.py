@@ -1,0 +1,66 @@
+"""The HTTP API: ``create_app`` wires flask-smorest blueprints over the application service."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+
+from service.accounts import Accounts
+from service.application import GameService
+from service.config import Config
+from service.http import commands, events_feed, games, players
+from service.http.context import Tablestream
+from service.http.errors import ProblemApi
+from service.http.limiter import RateLimiter
+from service.lobby import Lobby
+
+API_VERSION = "1.0.0"
+
+BLUEPRINTS = [players.blp, games.blp, commands.blp, events_feed.blp]
+
+
+def create_app(config: Config | None = None, followups: Any = None,
+               redis_client: Any = None) -> Flask:
+    """The Flask app over one Redis (the embedded one unless ``config.redis_url`` is set)."""
+    from events.redis_store import RedisEventStore, connect
+
+    config = config or Config.from_env()
+    if redis_client is None:
+        redis_client = connect(config.redis_url or _embedded_url(config))
+    app = Flask("tablestream")
+    app.config.update(API_TITLE="Tablestream", API_VERSION=API_VERSION, OPENAPI_VERSION="3.1.0",
+                      JSON_SORT_KEYS=False, API_SPEC_OPTIONS=_spec_options())
+    store = RedisEventStore(redis_client)
+    lobby = Lobby(redis_client)
+    if followups is None and config.workers_enabled:
+        followups = _default_followups(config, redis_client)
+    service = GameService(store, followups=followups, lobby=lobby)
+    app.extensions["tablestream"] = Tablestream(config, service, Accounts(redis_client), lobby,
+                                                RateLimiter(config.rate_limit_per_second))
+    api = ProblemApi(app)
+    api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    for blueprint in BLUEPRINTS:
+        api.register_blueprint(blueprint)
+    app.extensions["tablestream.api"] = api
+    return app
+
+
+def _spec_options() -> dict[str, Any]:
+    return {"security": [{"bearer": []}],
+            "info": {"description": "Turn-based card and board games over REST, event-sourced "
+                                    "on Redis Streams. Errors are application/problem+json."}}
+
+
+def _embedded_url(config: Config) -> str:
+    from events.embedded_redis import redis_url
+
+    return redis_url()
+
+
+def _default_followups(config: Config, redis_client: Any) -> Any:
+    try:
+        from workers.scheduling import JobScheduler
+    except ModuleNotFoundError:
+        return None
+    return JobScheduler.from_config(config, redis_client)

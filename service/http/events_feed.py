@@ -1,0 +1,78 @@
+"""The log as the caller may see it: pages by version, and live server-sent events."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from flask import Response, request, stream_with_context
+from flask.views import MethodView
+
+from service.http.blueprint import Blueprint
+from service.http.context import ctx, optional_player
+from service.http.schemas import EventPage, EventsQuery, StreamQuery
+
+blp = Blueprint("events", __name__, url_prefix="/v1/games", description="The event log")
+
+
+@blp.route("/<game_id>/events")
+class Events(MethodView):
+    @blp.arguments(EventsQuery, location="query")
+    @blp.response(200, EventPage)
+    @blp.errors(400, 401, 404)
+    def get(self, query, game_id):
+        """Page through the log from version `from` to `to`, redacted for the caller."""
+        service = ctx().service
+        projection = service.projection(game_id)
+        viewer = service.viewer_for(projection, optional_player())
+        events = service.events_page(game_id, viewer, query["from_"], query.get("to"),
+                                     query["limit"])
+        last = events[-1]["version"] if events else None
+        more = last is not None and last < min(query.get("to") or projection.version,
+                                               projection.version)
+        return {"version": projection.version, "events": events,
+                "next": last + 1 if more else None}
+
+
+@blp.route("/<game_id>/events/stream")
+class EventStream(MethodView):
+    @blp.arguments(StreamQuery, location="query")
+    @blp.doc(responses={"200": {"description": "A text/event-stream of events; each `id` is "
+                                "the event's version, resumable with Last-Event-ID",
+                                "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+    def get(self, query, game_id):
+        """Follow the log live as server-sent events, resuming after Last-Event-ID."""
+        tablestream = ctx()
+        service = tablestream.service
+        projection = service.projection(game_id)
+        viewer = service.viewer_for(projection, optional_player())
+        after = query.get("last_event_id")
+        header = request.headers.get("Last-Event-ID", "")
+        if header.isdigit():
+            after = int(header)
+        after = projection.version if after is None else after
+        heartbeat = tablestream.config.sse_heartbeat_seconds
+        finished = projection.status == "finished" and after >= projection.version
+        stream = _stream(service, game_id, viewer, after, heartbeat, finished)
+        return Response(stream_with_context(stream), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def _stream(service, game_id: str, viewer, after: int, heartbeat: float,
+            finished: bool) -> Iterator[str]:
+    game = service.projection(game_id).game
+    yield ": connected\n\n"
+    if finished:
+        return
+    while True:
+        events = service.store.read(game_id, after + 1)
+        if not events:
+            events = service.store.wait(game_id, after, int(heartbeat * 1000))
+        for event in events:
+            body = service.public_event(game, event, viewer)
+            yield f"id: {event.version}\nevent: {event.type}\ndata: {json.dumps(body)}\n\n"
+            after = event.version
+            if event.type == "seed_revealed":
+                return  # the game is over and its last event sent
+        if not events:
+            yield ": keep-alive\n\n"

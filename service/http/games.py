@@ -1,0 +1,109 @@
+"""Games: the catalog, the lobby, creating, joining, leaving, starting, and the caller's view."""
+
+from __future__ import annotations
+
+from flask import request
+from flask.views import MethodView
+
+from service.http.blueprint import Blueprint
+from service.http.context import ctx, current_player, optional_player
+from service.http.schemas import (
+    CatalogEntry,
+    GameCreate,
+    GameOut,
+    GameSummary,
+    JoinRequest,
+    LobbyQuery,
+)
+
+blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games and the lobby")
+
+
+def game_body(game_id: str, viewer_player) -> dict:
+    """The caller's picture of a game, with player names on the seats."""
+    tablestream = ctx()
+    projection = tablestream.service.projection(game_id)
+    viewer = tablestream.service.viewer_for(projection, viewer_player)
+    body = tablestream.service.describe(projection, viewer)
+    body["id"] = game_id
+    names = tablestream.accounts.names([s["player"] for s in body["seats"] if s["player"]])
+    for seat in body["seats"]:
+        seat["name"] = names.get(seat["player"]) if seat["player"] else None
+    return body
+
+
+@blp.route("/catalog")
+class Catalog(MethodView):
+    @blp.response(200, CatalogEntry(many=True))
+    def get(self):
+        """List the hosted games with their seats, options, commands and bot levels."""
+        return ctx().service.catalog()
+
+
+@blp.route("")
+class Games(MethodView):
+    @blp.arguments(LobbyQuery, location="query")
+    @blp.response(200, GameSummary(many=True))
+    @blp.errors(400)
+    def get(self, query):
+        """List games in the lobby, newest first."""
+        return ctx().lobby.list(query.get("status"), query.get("game"), query["limit"])
+
+    @blp.arguments(GameCreate)
+    @blp.response(201, GameOut)
+    @blp.errors(400, 401)
+    def post(self, body):
+        """Create a game with human and bot seats; the creator takes the first human seat."""
+        player = current_player()
+        game_id = ctx().service.create_game(player["id"], body["game"], body["options"],
+                                            body["seats"], body["join"])
+        return game_body(game_id, player)
+
+
+@blp.route("/<game_id>")
+class GameResource(MethodView):
+    @blp.response(200, GameOut)
+    @blp.alt_response(304, description="Not modified since the version in If-None-Match")
+    @blp.errors(401, 404)
+    def get(self, game_id):
+        """Show the game as the caller may see it: view, pending prompts, legal commands."""
+        player = optional_player()
+        projection = ctx().service.projection(game_id)
+        etag = f'"{projection.version}"'
+        if etag in request.if_none_match or f"{projection.version}" in request.if_none_match:
+            return "", 304, {"ETag": etag}
+        return game_body(game_id, player), 200, {"ETag": etag, "Vary": "Authorization"}
+
+
+@blp.route("/<game_id>/join")
+class Join(MethodView):
+    @blp.arguments(JoinRequest, required=False)
+    @blp.response(200, GameOut)
+    @blp.errors(400, 401, 404, 409)
+    def post(self, body, game_id):
+        """Take a free human seat in an open game."""
+        player = current_player()
+        ctx().service.join(game_id, player["id"], (body or {}).get("seat"))
+        return game_body(game_id, player)
+
+
+@blp.route("/<game_id>/leave")
+class Leave(MethodView):
+    @blp.response(200, GameOut)
+    @blp.errors(401, 403, 404, 409)
+    def post(self, game_id):
+        """Give up your seat in a game that has not started."""
+        player = current_player()
+        ctx().service.leave(game_id, player["id"])
+        return game_body(game_id, player)
+
+
+@blp.route("/<game_id>/start")
+class Start(MethodView):
+    @blp.response(200, GameOut)
+    @blp.errors(401, 403, 404, 409)
+    def post(self, game_id):
+        """Start a game whose human seats are all taken (any seated player may)."""
+        player = current_player()
+        ctx().service.start(game_id, player["id"])
+        return game_body(game_id, player)

@@ -1,0 +1,22 @@
+"""Players: create one and receive a bearer token."""
+
+from __future__ import annotations
+
+from flask.views import MethodView
+
+from service.http.blueprint import Blueprint
+from service.http.context import ctx
+from service.http.schemas import PlayerCreate, PlayerCreated
+
+blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players and tokens")
+
+
+@blp.route("")
+class Players(MethodView):
+    @blp.arguments(PlayerCreate)
+    @blp.response(201, PlayerCreated)
+    @blp.errors(400)
+    def post(self, body):
+        """Create a player and return its bearer token."""
+        player, token = ctx().accounts.create(body["name"])
+        return {**player, "token": token}

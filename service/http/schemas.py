@@ -1,0 +1,142 @@
+"""Request and response schemas of the HTTP API (the OpenAPI document is built from these)."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+
+class PlayerCreate(ma.Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+
+
+class PlayerCreated(ma.Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    roles = fields.List(fields.String())
+    token = fields.String(required=True, metadata={"description": "Bearer token, shown once"})
+
+
+class SeatSpec(ma.Schema):
+    kind = fields.String(required=True, validate=validate.OneOf(["human", "bot"]))
+    level = fields.String(metadata={"description": "Bot level (bots only), see the catalog"})
+
+
+class GameCreate(ma.Schema):
+    game = fields.String(required=True, metadata={"description": "Game type, see the catalog"})
+    seats = fields.List(fields.Nested(SeatSpec), required=True,
+                        validate=validate.Length(min=1, max=16))
+    options = fields.Dict(load_default=dict)
+    join = fields.Boolean(load_default=True,
+                          metadata={"description": "Take the first human seat yourself"})
+
+
+class JoinRequest(ma.Schema):
+    seat = fields.Integer(validate=validate.Range(min=0),
+                          metadata={"description": "A free human seat; default the first"})
+
+
+class SeatOut(ma.Schema):
+    seat = fields.Integer()
+    kind = fields.String()
+    player = fields.String(allow_none=True)
+    name = fields.String(allow_none=True)
+    level = fields.String(allow_none=True)
+    bot = fields.String(allow_none=True, metadata={"description": "Bot level playing the seat"})
+    timeouts = fields.Integer()
+
+
+class PromptOut(ma.Schema):
+    kinds = fields.List(fields.String())
+    since = fields.Integer(metadata={"description": "Version at which this decision opened"})
+    clock = fields.String()
+    label = fields.String()
+    deadline = fields.Float(allow_none=True, metadata={"description": "Unix time, or null"})
+
+
+class GameOut(ma.Schema):
+    id = fields.String()
+    game = fields.String()
+    version = fields.Integer()
+    status = fields.String(metadata={"description": "open, running or finished"})
+    options = fields.Dict()
+    seats = fields.List(fields.Nested(SeatOut))
+    you = fields.Integer(allow_none=True, metadata={"description": "Your seat, if any"})
+    view = fields.Dict(allow_none=True, metadata={"description": "What you may see"})
+    pending = fields.Dict(keys=fields.String(), values=fields.Nested(PromptOut))
+    legal_commands = fields.List(fields.Dict(), metadata={
+        "description": "Commands you may POST as they are (add expected_version)"})
+    result = fields.Dict(allow_none=True)
+    undo = fields.Dict(allow_none=True)
+
+
+class GameSummary(ma.Schema):
+    id = fields.String()
+    game = fields.String()
+    status = fields.String()
+    seats = fields.Integer()
+    free_seats = fields.Integer()
+    bots = fields.Integer()
+    created_at = fields.Integer(allow_none=True)
+    version = fields.Integer()
+
+
+class LobbyQuery(ma.Schema):
+    status = fields.String(validate=validate.OneOf(["open", "running", "finished"]))
+    game = fields.String()
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
+
+
+class CatalogEntry(ma.Schema):
+    name = fields.String()
+    title = fields.String()
+    min_seats = fields.Integer()
+    max_seats = fields.Integer()
+    rules_version = fields.String()
+    bot_levels = fields.List(fields.String())
+    options = fields.Dict()
+    commands = fields.Dict()
+
+
+class CommandIn(ma.Schema):
+    """A command: its ``type``, its own fields, and the version it was decided against."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    type = fields.String(required=True)
+    expected_version = fields.Integer(required=True, validate=validate.Range(min=0))
+    command_id = fields.String(validate=validate.Length(min=1, max=128), metadata={
+        "description": "Idempotency key: a retry with the same id returns the first answer"})
+
+
+class EventOut(ma.Schema):
+    version = fields.Integer()
+    type = fields.String()
+    seat = fields.String()
+    at = fields.Integer()
+    data = fields.Dict(allow_none=True, metadata={"description": "Null when hidden from you"})
+    redacted = fields.Boolean()
+
+
+class CommandOut(ma.Schema):
+    version = fields.Integer()
+    events = fields.List(fields.Nested(EventOut))
+
+
+class EventsQuery(ma.Schema):
+    from_ = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1))
+    to = fields.Integer(validate=validate.Range(min=1))
+    limit = fields.Integer(load_default=200, validate=validate.Range(min=1, max=1000))
+
+
+class EventPage(ma.Schema):
+    version = fields.Integer(metadata={"description": "The game's current version"})
+    events = fields.List(fields.Nested(EventOut))
+    next = fields.Integer(allow_none=True, metadata={"description": "`from` of the next page"})
+
+
+class StreamQuery(ma.Schema):
+    access_token = fields.String(metadata={
+        "description": "Bearer token for clients that cannot set headers (EventSource)"})
+    last_event_id = fields.Integer(validate=validate.Range(min=0))

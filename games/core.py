@@ -184,11 +184,19 @@ class Game:
                            {"allowed": list(prompt.kinds)})
         args = {k: v for k, v in command.items() if k != "type"}
         try:
-            args = self.commands[kind]().load(args)
+            args = self._schema(kind).load(args)
         except ValidationError as exc:
             raise Rejected("invalid_command", f"The {kind} command is malformed.",
                            {"fields": exc.messages}) from None
         return self.decide_command(state, {"type": kind, **args}, seat, rng)
+
+    def _schema(self, kind: str) -> Schema:
+        # One schema instance per command type: building one per command costs more than
+        # the rules themselves in a fast game.
+        cache = self.__dict__.setdefault("_schemas", {})
+        if kind not in cache:
+            cache[kind] = self.commands[kind]()
+        return cache[kind]
 
     def decide_command(self, state: State, command: Command, seat: Seat, rng: Rng) -> list[Event]:
         """Game-specific validation once the kernel checks passed (it is this seat's decision)."""

@@ -1,0 +1,50 @@
+"""Mask Men bots: ``random`` (the kernel's) and ``basic``, a hand-written heuristic.
+
+A bot sees only what a human in its seat sees (its view), the legal commands and an rng.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core import Command, Rng
+from games.maskmen.data import DATA, wrestler_of
+
+SHED = 10.0  # per card played: emptying the hand first is the goal (maskmen.md §7)
+WEAK = 2.0  # per rival known stronger: shed weak wrestlers while they can still be played
+STRONG = 2.0  # per rival known weaker: a proven-strong wrestler is worth keeping for later
+BREAK_SET = 8.0  # splitting a set of 3: it could lead, or answer any 3-card play it is proven over
+SINGLETON = 3.0  # leaving a lone card, which only ever sheds one at a time
+
+
+def basic_bot(view: dict[str, Any], legal: list[Command], rng: Rng) -> Command:
+    """Shed weak wrestlers early, keep the sets that proofs let play as 3, and give up rather
+    than spend them on a small follow (maskmen.md §5)."""
+    plays = [c for c in legal if c["type"] == "play"]
+    give_up = next((c for c in legal if c["type"] == "give_up"), None)
+    if not plays:
+        return give_up if give_up is not None else legal[0]
+    hand = view["hand"] or []
+    held: dict[str, int] = {}
+    for card in hand:
+        held[wrestler_of(card)] = held.get(wrestler_of(card), 0) + 1
+    beats = view["knowledge"]["beats"]
+    best_score, best = max((_score(c, held, beats, len(hand)), -i) for i, c in enumerate(plays))
+    if give_up is not None and best_score < 0:
+        return give_up  # every play would waste a set a proof unlocks
+    return plays[-best]
+
+
+def _score(play: Command, held: dict[str, int], beats: dict[str, list[str]], size: int) -> float:
+    v = wrestler_of(play["cards"][0])
+    k = len(play["cards"])
+    if k == size:
+        return 1000.0  # going out
+    left = held[v] - k
+    below_rivals = sum(1 for below in beats.values() if v in below)
+    score = SHED * k + WEAK * below_rivals - STRONG * len(beats[v])
+    if held[v] >= DATA.max_cards_per_play > left > 0:
+        score -= BREAK_SET
+    if left == 1:
+        score -= SINGLETON
+    return score

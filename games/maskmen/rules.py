@@ -1,0 +1,391 @@
+"""Mask Men rules (shared/rules/maskmen.md): setup, decide, evolve, pending, legal and default
+commands, result. Views live in ``views.py``, bots in ``bot.py``, the strength order in
+``knowledge.py``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from games.core import Command, Event, Game, Prompt, Rejected, Rng, Seat, State, Viewer, ensure
+from games.maskmen import bot, knowledge, views
+from games.maskmen.data import DATA, OPTIONS, WRESTLER_OF, card_key, wrestler_of
+from games.maskmen.model import (
+    CARDS_PLAYED,
+    COMMANDS,
+    GAME_ENDED,
+    GAME_STARTED,
+    GAVE_UP,
+    GIVE_UP,
+    PLAY,
+    ROUND_ENDED,
+    SEASON_DEALT,
+    SEASON_ENDED,
+    WENT_OUT,
+    MaskmenOptions,
+    new_round,
+    started_state,
+)
+
+MAX_PLAY = DATA.max_cards_per_play
+
+
+def deal(edition: str, seats: int, season: int, leader: Seat, rng: Rng) -> Event:
+    """A fresh season's deal (§2): shuffle the whole deck, hands per the table, the rest aside."""
+    deck = rng.shuffled(DATA.deck(edition))
+    size = DATA.editions[edition].hand_size(seats)
+    hands = [sorted(deck[i * size:(i + 1) * size], key=card_key) for i in range(seats)]
+    set_aside = sorted(deck[seats * size:], key=card_key)
+    return Event(SEASON_DEALT, {"season": season, "leader": leader, "hands": hands,
+                                "set_aside": set_aside})
+
+
+def ranking(totals: list[int]) -> list[list[Seat]]:
+    """Seats grouped by total, best first; tied seats share a group (and a win, §7)."""
+    groups: dict[int, list[Seat]] = {}
+    for seat, total in enumerate(totals):
+        groups.setdefault(total, []).append(seat)
+    return [groups[t] for t in sorted(groups, reverse=True)]
+
+
+def _next_clockwise(state: State, after: Seat, eligible: Callable[[Seat], bool]) -> Seat | None:
+    n = state["seats"]
+    for step in range(1, n + 1):
+        seat = (after + step) % n
+        if eligible(seat):
+            return seat
+    return None
+
+
+def _next_follower(state: State, after: Seat, hand_sizes: list[int], given_up: list[Seat],
+                   last: Seat) -> Seat | None:
+    """Who answers the play of ``last`` after ``after`` acted: clockwise, skipping those who gave
+    up and those with no cards (§5). None when nobody is left: the round is over."""
+    return _next_clockwise(state, after, lambda s: s != last and hand_sizes[s] > 0
+                           and s not in given_up)
+
+
+def _next_leader(state: State, last: Seat, hand_sizes: list[int]) -> Seat:
+    """The last player to play leads the next round (§5); if that play emptied their hand, the
+    next player clockwise who still holds cards (§5, PROPOSED)."""
+    if hand_sizes[last] > 0:
+        return last
+    return _next_clockwise(state, last, lambda s: hand_sizes[s] > 0)
+
+
+class MaskMen(Game):
+    name = "maskmen"
+    title = "Mask Men"
+    min_seats = DATA.min_players
+    max_seats = DATA.max_players
+    spec = "shared/rules/maskmen.md"
+    options = MaskmenOptions
+    commands = COMMANDS
+    undo_barriers = frozenset({SEASON_DEALT})  # a deal reveals each seat's new hand
+    bot_levels = ("random", "basic")
+
+    # --- setup and evolve ---------------------------------------------------------------------
+
+    def setup(self, seats: int, options: dict[str, Any], rng: Rng) -> list[Event]:
+        ensure(self.min_seats <= seats <= self.max_seats, "bad_seat_count",
+               f"Mask Men is for {self.min_seats} to {self.max_seats} players.", seats=seats)
+        edition = options.get("edition", OPTIONS.edition)
+        two = seats == 2
+        started = Event(GAME_STARTED, {
+            "seats": seats, "edition": edition,
+            "seasons": None if two else DATA.scoring.seasons,
+            "wins_needed": DATA.scoring.two_player_season_wins if two else None,
+        })
+        # §3: season 1 is led by whoever most recently watched pro wrestling; we draw it.
+        leader = rng.below(seats)
+        return [started, deal(edition, seats, 1, leader, rng)]
+
+    def evolve(self, state: State, event: Event) -> State:
+        if event.type == GAME_STARTED:
+            d = event.data
+            return started_state(d["seats"], d["edition"], d["seasons"], d["wins_needed"])
+        apply = _EVOLVE.get(event.type)
+        if apply is not None:
+            apply(state, event.data)
+        return state
+
+    # --- decide -------------------------------------------------------------------------------
+
+    def decide_command(self, state: State, command: Command, seat: Seat, rng: Rng) -> list[Event]:
+        if command["type"] == PLAY:
+            return self._decide_play(state, command["cards"], seat, rng)
+        return self._decide_give_up(state, seat)
+
+    def _decide_play(self, state: State, cards: list[str], seat: Seat, rng: Rng) -> list[Event]:
+        hand = state["hands"][seat]
+        ensure(len(cards) > 0, "no_cards", "Play at least one card.")
+        ensure(len(set(cards)) == len(cards), "duplicate_cards", "A card can be played only once.")
+        missing = [c for c in cards if c not in hand]
+        ensure(not missing, "not_in_hand", "Those cards are not in your hand.", cards=missing)
+        wrestlers = {wrestler_of(c) for c in cards}
+        ensure(len(wrestlers) == 1, "mixed_wrestlers", "A play is cards of one wrestler (§5).",
+               wrestlers=sorted(wrestlers))
+        v, k = wrestlers.pop(), len(cards)
+        ensure(k <= MAX_PLAY, "too_many_cards",
+               f"Nobody may ever play more than {MAX_PLAY} cards (§5).", count=k)
+        proved = self._check_play(state, v, k)
+        events = [Event(CARDS_PLAYED, {
+            "seat": seat, "wrestler": v, "cards": sorted(cards, key=card_key),
+            "debuted": v not in state["debuted"], "proved": proved,
+        })]
+        sizes = [len(h) for h in state["hands"]]
+        sizes[seat] -= k
+        if sizes[seat] == 0:
+            events.extend(self._went_out(state, seat, sizes, rng))
+            if events[-1].type != WENT_OUT:
+                return events  # the season (and maybe the game) ended with this play
+        rnd = state["round"]
+        if _next_follower(state, seat, sizes, rnd["given_up"], seat) is None:
+            events.append(Event(ROUND_ENDED, {"winner": seat,
+                                              "leader": _next_leader(state, seat, sizes)}))
+        return events
+
+    def _check_play(self, state: State, v: str, k: int) -> list[str] | None:
+        """The lead and follow rules (§5, §8); returns the proof a +1 play makes, if any."""
+        current = state["round"]["current"]
+        if current is None:
+            ensure(k == 1 or v in state["debuted"], "undebuted_needs_one",
+                   f"{v} has not debuted this season: lead it with exactly 1 card (§5).",
+                   wrestler=v)
+            return None
+        w, n = current["wrestler"], current["count"]
+        ensure(v != w, "same_wrestler", f"{w} is the wrestler to beat; play another (§5).")
+        beats = state["beats"]
+        if knowledge.stronger(beats, v, w):
+            ensure(k == n, "wrong_count",
+                   f"{v} is known stronger than {w}: play exactly {n} (§5).", expected=n)
+            return None
+        if knowledge.stronger(beats, w, v):
+            raise Rejected("weaker_wrestler", f"{v} is known weaker than {w} (§5).",
+                           {"wrestler": v, "to_beat": w})
+        ensure(n < MAX_PLAY, "needs_four_cards",
+               f"{v} vs {w} is undetermined and proving it would take {n + 1} cards (§5).",
+               wrestler=v, to_beat=w)
+        ensure(k == n + 1, "wrong_count",
+               f"{v} vs {w} is undetermined: prove it with exactly {n + 1} cards (§5).",
+               expected=n + 1)
+        return [v, w]
+
+    def _went_out(self, state: State, seat: Seat, sizes: list[int], rng: Rng) -> list[Event]:
+        """§7: the player takes the best marker left; the second-to-last out ends the season."""
+        place = len(state["out"]) + 1
+        awards = DATA.scoring.out_awards
+        points = awards[place - 1] if state["seasons"] and place <= len(awards) else 0
+        events = [Event(WENT_OUT, {"seat": seat, "place": place, "points": points})]
+        holders = [s for s in range(state["seats"]) if sizes[s] > 0]
+        if len(holders) > 1:
+            return events
+        # maskmen.md decisions: the season ends the moment the second-to-last player goes out.
+        last = holders[0]
+        first = state["out"][0] if state["out"] else seat
+        season_points = [0] * state["seats"]
+        if state["seasons"]:
+            for place_, s in enumerate([*state["out"], seat], start=1):
+                season_points[s] = awards[place_ - 1] if place_ <= len(awards) else 0
+            season_points[last] = DATA.scoring.last_player
+        events.append(Event(SEASON_ENDED, {"season": state["season"], "first": first,
+                                           "last": last, "points": season_points}))
+        totals = self._totals_after(state, seat, points, last, first)
+        if self._game_over(state, totals):
+            return [*events, Event(GAME_ENDED, self._result_data(totals))]
+        # maskmen.md decisions: the player who took -1 last season leads the next one.
+        return [*events, deal(state["edition"], state["seats"], state["season"] + 1, last, rng)]
+
+    def _totals_after(self, state: State, seat: Seat, points: int, last: Seat,
+                      first: Seat) -> list[int]:
+        """The game totals once this season is scored: markers, or seasons won with 2 players."""
+        if state["seasons"]:
+            totals = list(state["scores"])
+            totals[seat] += points
+            totals[last] += DATA.scoring.last_player
+            return totals
+        wins = list(state["season_wins"])
+        wins[first] += 1
+        return wins
+
+    def _game_over(self, state: State, totals: list[int]) -> bool:
+        if state["seasons"]:
+            return state["season"] >= state["seasons"]  # §3: 4 seasons for 3-6 players
+        return max(totals) >= state["wins_needed"]  # §3: 2 players, first to win 3 seasons
+
+    @staticmethod
+    def _result_data(totals: list[int]) -> dict[str, Any]:
+        ranks = ranking(totals)
+        return {"winners": ranks[0], "scores": {str(s): t for s, t in enumerate(totals)},
+                "ranking": ranks}
+
+    def _decide_give_up(self, state: State, seat: Seat) -> list[Event]:
+        rnd = state["round"]
+        current = rnd["current"]
+        ensure(current is not None, "leader_must_play", "The leader must play (§5).")
+        events = [Event(GAVE_UP, {"seat": seat})]
+        sizes = [len(h) for h in state["hands"]]
+        last = current["seat"]
+        if _next_follower(state, seat, sizes, [*rnd["given_up"], seat], last) is None:
+            events.append(Event(ROUND_ENDED, {"winner": last,
+                                              "leader": _next_leader(state, last, sizes)}))
+        return events
+
+    # --- whose turn, what is legal ------------------------------------------------------------
+
+    def pending(self, state: State) -> dict[Seat, Prompt]:
+        if not state or state["result"] is not None or state["turn"] is None:
+            return {}
+        if state["round"]["current"] is None:
+            return {state["turn"]: Prompt((PLAY,), "turn", "lead a wrestler")}
+        return {state["turn"]: Prompt((PLAY, GIVE_UP), "turn", "beat the play or give up")}
+
+    def legal_commands(self, state: State, seat: Seat) -> list[Command]:
+        """Every legal play up to the choice of copies: one command per (wrestler, count), using
+        the lowest-numbered copies (copies of a wrestler are interchangeable), plus give up."""
+        if state.get("turn") != seat or state["result"] is not None:
+            return []
+        by_wrestler: dict[str, list[str]] = {}
+        for card in state["hands"][seat]:
+            by_wrestler.setdefault(WRESTLER_OF[card], []).append(card)
+        current = state["round"]["current"]
+        out: list[Command] = [
+            {"type": PLAY, "cards": held[:k]}
+            for v, held in by_wrestler.items()
+            for k in _legal_counts(state, current, v) if k <= len(held)
+        ]
+        if current is not None:
+            out.append({"type": GIVE_UP})
+        return out
+
+    def default_command(self, state: State, seat: Seat) -> Command:
+        """For turn clocks: give up when following; lead one card (the first in hand)."""
+        if state["round"]["current"] is not None:
+            return {"type": GIVE_UP}
+        return {"type": PLAY, "cards": state["hands"][seat][:1]}
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        return state.get("result") if state else None
+
+    # --- views and bots -----------------------------------------------------------------------
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        return views.view(state, viewer, self.pending(state))
+
+    def redact(self, event: Event, viewer: Viewer) -> Event | None:
+        return views.redact(event, viewer)
+
+    def secrets(self, state: State, viewer: Viewer) -> set[str]:
+        return views.secrets(state, viewer)
+
+    def seats_in_play(self, state: State) -> int:
+        return state.get("seats", 0) if state else 0
+
+    def explain(self, state: State, command: Command, seat: Seat) -> list[str]:
+        current = state["round"]["current"]
+        if current is None:
+            return [f"Seat {seat} led the round; an undebuted wrestler leads with 1 card (§5)."]
+        return [f"Seat {seat} answered {current['count']} {current['wrestler']}: the same count "
+                "for a known-stronger wrestler, one more for an undetermined one (§5)."]
+
+    def bot(self, level: str) -> Callable[[dict[str, Any], list[Command], Rng], Command]:
+        if level == "basic":
+            return bot.basic_bot
+        return super().bot(level)
+
+
+def _legal_counts(state: State, current: dict | None, v: str) -> tuple[int, ...]:
+    """The card counts ``v`` may be played with now (§8, engine legality)."""
+    if current is None:
+        return tuple(range(1, MAX_PLAY + 1)) if v in state["debuted"] else (1,)
+    w, n = current["wrestler"], current["count"]
+    if v == w:
+        return ()
+    relation = knowledge.relation(state["beats"], v, w)
+    if relation == ">":
+        return (n,)
+    if relation == "<" or n >= MAX_PLAY:
+        return ()
+    return (n + 1,)
+
+
+# --- evolve, one function per event --------------------------------------------------------------
+
+def _season_dealt(state: State, d: dict) -> None:
+    state["season"] = d["season"]
+    state["hands"] = [list(h) for h in d["hands"]]
+    state["set_aside"] = list(d["set_aside"])
+    state["played"] = []
+    state["debuted"] = []
+    state["proofs"] = []
+    state["beats"] = knowledge.empty(DATA.wrestler_ids)
+    state["out"] = []
+    state["round"] = new_round(1, d["leader"])
+    state["turn"] = d["leader"]
+
+
+def _cards_played(state: State, d: dict) -> None:
+    seat, v, cards = d["seat"], d["wrestler"], d["cards"]
+    hand = state["hands"][seat]
+    for card in cards:
+        hand.remove(card)
+    state["played"].extend(cards)
+    if v not in state["debuted"]:
+        state["debuted"].append(v)
+    if d["proved"]:
+        winner, loser = d["proved"]
+        state["proofs"].append([winner, loser])
+        knowledge.add_proof(state["beats"], winner, loser)
+    rnd = state["round"]
+    rnd["plays"].append({"seat": seat, "wrestler": v, "cards": list(cards),
+                         "proved": d["proved"]})
+    rnd["current"] = {"seat": seat, "wrestler": v, "count": len(cards)}
+    sizes = [len(h) for h in state["hands"]]
+    state["turn"] = _next_follower(state, seat, sizes, rnd["given_up"], seat)
+
+
+def _gave_up(state: State, d: dict) -> None:
+    rnd = state["round"]
+    rnd["given_up"].append(d["seat"])
+    last = rnd["current"]["seat"] if rnd["current"] else d["seat"]
+    sizes = [len(h) for h in state["hands"]]
+    state["turn"] = _next_follower(state, d["seat"], sizes, rnd["given_up"], last)
+
+
+def _round_ended(state: State, d: dict) -> None:
+    state["round"] = new_round(state["round"]["number"] + 1, d["leader"])
+    state["turn"] = d["leader"]
+
+
+def _went_out(state: State, d: dict) -> None:
+    state["out"].append(d["seat"])
+    state["scores"][d["seat"]] += d["points"]
+
+
+def _season_ended(state: State, d: dict) -> None:
+    if state["seasons"]:
+        state["scores"][d["last"]] += d["points"][d["last"]]
+    else:
+        state["season_wins"][d["first"]] += 1
+    state["history"].append({"season": d["season"], "first": d["first"], "last": d["last"],
+                             "points": list(d["points"])})
+    state["turn"] = None
+
+
+def _game_ended(state: State, d: dict) -> None:
+    state["result"] = {"winners": list(d["winners"]), "scores": dict(d["scores"]),
+                       "ranking": [list(g) for g in d["ranking"]]}
+    state["turn"] = None
+
+
+_EVOLVE: dict[str, Callable[[State, dict], None]] = {
+    SEASON_DEALT: _season_dealt,
+    CARDS_PLAYED: _cards_played,
+    GAVE_UP: _gave_up,
+    ROUND_ENDED: _round_ended,
+    WENT_OUT: _went_out,
+    SEASON_ENDED: _season_ended,
+    GAME_ENDED: _game_ended,
+}
+
+GAME = MaskMen()

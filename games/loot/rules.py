@@ -368,8 +368,9 @@ class Loot(Game):
         hidden = set(state["deck"])
         for seat in range(state["n"]):
             if seat != viewer:
+                # Captured ships lie face down (§6), but every player saw them captured from
+                # the table, so they are not secrets; only hands and the pile are.
                 hidden.update(state["hands"][seat])
-                hidden.update(state["won"][seat])  # captured ships lie face down (§6)
         return hidden
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:

@@ -28,7 +28,7 @@ GIVE_UP = "give_up"
 COMMANDS: dict[str, type[Schema]] = {PLAY: Play, GIVE_UP: GiveUp}
 
 # Event wire names (past tense, stable). Payloads:
-GAME_STARTED = "game_started"  # {seats, edition, seasons: int|None, wins_needed: int|None}
+GAME_STARTED = "maskmen_started"  # {seats, edition, seasons: int|None, wins_needed: int|None}
 SEASON_DEALT = "season_dealt"  # {season, leader, hands: [[card]], set_aside: [card]}
 CARDS_PLAYED = "cards_played"  # {seat, wrestler, cards, debuted: bool, proved: [V, W]|None}
 GAVE_UP = "gave_up"  # {seat}

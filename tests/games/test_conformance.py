@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from events.projector import PLATFORM_EVENTS
 from games import REGISTRY
 from games.core import AUDITOR, SPECTATOR, Event, Rejected, Rng, random_bot
 
@@ -17,6 +18,7 @@ MAX_STEPS = 20_000
 def _playout(game, seats: int, seed: int):
     options = game.load_options({})
     events = game.setup(seats, options, Rng(f"setup-{seed}"))
+    assert not {e.type for e in events} & PLATFORM_EVENTS, "setup uses a platform event name"
     state = game.fold(events)
     for step in range(MAX_STEPS):
         if game.result(state) is not None:
@@ -33,6 +35,7 @@ def _playout(game, seats: int, seed: int):
         assert state == before, "decide must not mutate the state"
         assert new, "an accepted command must produce events"
         for event in new:
+            assert event.type not in PLATFORM_EVENTS, f"{event.type} is a platform event name"
             wire = json.loads(json.dumps(event.to_dict()))
             assert Event.from_dict(wire) == event
             state = game.evolve(state, event)

@@ -28,7 +28,7 @@ def start(*hands: list[str], leader: int = 0, edition: str = "current",
     seats = len(hands)
     two = seats == 2
     return [
-        ev("game_started", seats=seats, edition=edition, seasons=None if two else 4,
+        ev("maskmen_started", seats=seats, edition=edition, seasons=None if two else 4,
            wins_needed=3 if two else None),
         ev("season_dealt", season=season, leader=leader, hands=[list(h) for h in hands],
            set_aside=list(set_aside or [])),
@@ -351,7 +351,7 @@ def test_with_four_players_only_two_out_awards_and_the_last_scores():
 
 def test_each_season_is_dealt_afresh_with_no_known_strengths():
     events = GAME.setup(3, GAME.load_options({}), Rng("seasons"))
-    assert [e.type for e in events] == ["game_started", "season_dealt"]
+    assert [e.type for e in events] == ["maskmen_started", "season_dealt"]
     nxt = deal("current", 3, 2, 1, Rng("next"))
     state = GAME.fold([*events, *knowing(("RED", "BLUE")), nxt])
     assert state["beats"] == {w: [] for w in DATA.wrestler_ids}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,29 +88,31 @@ def empty() -> Projection:
     return Projection({"version": 0, "position": 0, "game": None, "status": "none",
                        "options": {}, "seats": [], "creator": None, "seed_sha256": None,
                        "state": None, "opened": {}, "undo": None, "result": None,
-                       "created_at": None, "hash": None})
+                       "created_at": None, "hash": None, "settled": True, "actors": []})
 
 
-def apply(projection: Projection, event: StoredEvent,
-          rewind_to: Projection | None = None) -> Projection:
+def apply(projection: Projection, event: StoredEvent, rewind_to: Projection | None = None,
+          batch_end: bool = True) -> Projection:
     """Fold one stored event into ``projection`` (mutated and returned).
 
-    A ``rewound`` event needs the projection as of its ``to_version``: the caller passes it as
-    ``rewind_to`` (``Projector`` loads it; the offline auditor keeps history).
+    One command appends a batch of events, and the game is only consistent between batches, so
+    who must act (``opened``) is worked out at ``batch_end`` alone; mid-batch ``settled`` is
+    False. A ``rewound`` event needs the projection as of its ``to_version``: the caller passes
+    it as ``rewind_to`` (``Projector`` loads it; the offline auditor keeps history).
     """
     data = projection.data
     kind, payload = event.type, event.data
+    actors = data.setdefault("actors", [])
+    if event.seat not in actors:
+        actors.append(event.seat)
     if kind == "rewound":
         if rewind_to is None:
             raise ValueError("a rewound event needs the projection it rewinds to")
         restored = rewind_to.copy().data
-        restored["version"] = event.version
-        restored["hash"] = event.hash
-        restored["opened"] = {}
+        restored["opened"] = {}  # every decision after a takeback is a new one
+        restored["actors"] = actors
         projection.data = data = restored
-        _reopen(projection, event)
-        return projection
-    if kind in PLATFORM_EVENTS:
+    elif kind in PLATFORM_EVENTS:
         _apply_platform(data, kind, payload, event)
     else:
         game = get_game(data["game"])
@@ -119,9 +121,12 @@ def apply(projection: Projection, event: StoredEvent,
         if event.seat.isdigit() and not event.cmd.startswith(MACHINE_COMMANDS):
             # A player's own act ends a run of consecutive timeouts (workers issue).
             data["seats"][int(event.seat)]["timeouts"] = 0
-        _reopen(projection, event)
     data["version"] = event.version
     data["hash"] = event.hash
+    data["settled"] = batch_end
+    if batch_end:
+        _reopen(projection, event)
+        data["actors"] = []
     return projection
 
 
@@ -168,13 +173,13 @@ def _apply_platform(data: dict[str, Any], kind: str, payload: dict[str, Any],
 def _reopen(projection: Projection, event: StoredEvent) -> None:
     """Keep, for each pending seat, the version at which its current decision opened.
 
-    A decision reopens when the seat was not pending before, when the event was the seat's own
+    A decision reopens when the seat was not pending before, when the batch was the seat's own
     act, or when what it may send changed; another seat answering in the same reaction window
     leaves it alone (DESIGN.md, Workers).
     """
     data = projection.data
     state = data["state"]
-    if state is None:
+    if state is None or data["status"] != "running":
         data["opened"] = {}
         return
     game = get_game(data["game"])
@@ -185,7 +190,7 @@ def _reopen(projection: Projection, event: StoredEvent) -> None:
         key = str(seat)
         kinds = list(prompt.kinds)
         old = before.get(key)
-        if old is None or event.seat == key or old["kinds"] != kinds:
+        if old is None or key in data["actors"] or old["kinds"] != kinds:
             opened[key] = {"since": event.version, "at": event.at, "kinds": kinds,
                            "clock": prompt.clock, "label": prompt.label}
         else:
@@ -198,13 +203,24 @@ def fold(events: Iterable[StoredEvent], projection: Projection | None = None,
     """Fold stored events purely; ``history`` (version -> projection copy) serves rewinds."""
     projection = projection or empty()
     history = history if history is not None else {}
-    for event in events:
+    for event, batch_end in with_batch_ends(list(events)):
         rewind_to = None
         if event.type == "rewound":
             rewind_to = history[event.data["to_version"]]
-        apply(projection, event, rewind_to)
+        apply(projection, event, rewind_to, batch_end)
         history[event.version] = projection.copy()
     return projection
+
+
+def with_batch_ends(events: list[StoredEvent], following: StoredEvent | None = None
+                    ) -> Iterator[tuple[StoredEvent, bool]]:
+    """Pair each event with whether it closes its append batch (the next one has another cmd).
+
+    ``following`` is the event after the list, if known; with none, the last event closes.
+    """
+    for index, event in enumerate(events):
+        after = events[index + 1] if index + 1 < len(events) else following
+        yield event, after is None or after.cmd != event.cmd
 
 
 def fold_upto(events: list[StoredEvent], version: int) -> Projection:
@@ -226,18 +242,20 @@ class Projector:
         if base is None:
             snapshot = self.store.load_snapshot(game_id) if upto is None else None
             base = Projection(snapshot.state) if snapshot else empty()
-        tail = self.store.read(game_id, base.version + 1, upto)
-        return self.extend(game_id, base, tail, snapshot=upto is None)
+        # One event past ``upto`` tells whether ``upto`` closes its batch.
+        tail = self.store.read(game_id, base.version + 1, None if upto is None else upto + 1)
+        following = tail.pop() if upto is not None and tail and tail[-1].version > upto else None
+        return self.extend(game_id, base, tail, snapshot=upto is None, following=following)
 
     def extend(self, game_id: str, projection: Projection, tail: list[StoredEvent],
-               snapshot: bool = True) -> Projection:
+               snapshot: bool = True, following: StoredEvent | None = None) -> Projection:
         """Fold ``tail`` into ``projection`` (mutated); write a snapshot when one falls due."""
         old = projection.version
-        for event in tail:
+        for event, batch_end in with_batch_ends(tail, following):
             rewind_to = None
             if event.type == "rewound":
                 rewind_to = self.load(game_id, upto=event.data["to_version"])
-            apply(projection, event, rewind_to)
+            apply(projection, event, rewind_to, batch_end)
         if snapshot and tail and self._crossed_snapshot(old, projection.version):
             self.store.save_snapshot(game_id, Snapshot(projection.version,
                                                        json.loads(json.dumps(projection.data))))

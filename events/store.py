@@ -14,6 +14,7 @@ class NewEvent:
     type: str
     data: dict[str, Any]
     seat: str = "system"  # "0", "1", ... for a seat's command; "system" for clocks and workers
+    command: dict[str, Any] | None = None  # the command as sent, on the first event it caused
 
 
 @dataclass(frozen=True)
@@ -28,17 +29,29 @@ class StoredEvent:
     at: int  # server time, milliseconds since the epoch
     prev: str
     hash: str
+    command: dict[str, Any] | None = None  # the command as sent (first event of its batch)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"version": self.version, "type": self.type, "data": self.data, "seat": self.seat,
-                "cmd": self.cmd, "at": self.at, "prev": self.prev, "hash": self.hash}
+        out = {"version": self.version, "type": self.type, "data": self.data, "seat": self.seat,
+               "cmd": self.cmd, "at": self.at, "prev": self.prev, "hash": self.hash}
+        if self.command is not None:
+            out["command"] = self.command
+        return out
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> StoredEvent:
+        return cls(raw["version"], raw["type"], raw["data"], raw["seat"], raw["cmd"], raw["at"],
+                   raw["prev"], raw["hash"], raw.get("command"))
 
 
 @dataclass(frozen=True)
 class AppendResult:
     first_version: int
     last_version: int
-    duplicate: bool = False  # the command id was seen before: nothing appended, earlier range returned
+    # the command id was seen before: nothing appended, the earlier range returned
+    duplicate: bool = False
+    # What was appended (empty for a duplicate); not part of equality, which is about the range.
+    events: tuple[StoredEvent, ...] = field(default=(), compare=False)
 
 
 @dataclass

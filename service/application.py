@@ -62,12 +62,14 @@ def machine_command_id(kind: str, game_id: str, seat: int, since: int) -> str:
 
 class GameService:
     def __init__(self, store: EventStore, followups: FollowUps | None = None,
-                 lobby: Any = None, clock: Callable[[], float] = time.time):
+                 lobby: Any = None, clock: Callable[[], float] = time.time,
+                 seed_factory: Callable[[], str] = lambda: secrets.token_hex(32)):
         self.store = store
         self.projector = Projector(store)
         self.followups = followups or NoFollowUps()
         self.lobby = lobby
         self.clock = clock
+        self.seed_factory = seed_factory  # tests fix it to make whole games reproducible
         self._cache: OrderedDict[str, Projection] = OrderedDict()
         self._secrets: dict[str, str] = {}
         self._lock = threading.Lock()
@@ -87,6 +89,16 @@ class GameService:
             if not tail:
                 return cached
             projection = self.projector.extend(game_id, cached.copy(), tail)
+        self._remember(game_id, projection)
+        return projection
+
+    def _after(self, game_id: str, before: int, appended: list[StoredEvent]) -> Projection:
+        """The projection after our own append: the cached one plus what we wrote, if we can."""
+        with self._lock:
+            cached = self._cache.get(game_id)
+        if cached is None or cached.version != before:
+            return self.projection(game_id)
+        projection = self.projector.extend(game_id, cached.copy(), appended)
         self._remember(game_id, projection)
         return projection
 
@@ -129,7 +141,8 @@ class GameService:
         state = projection.state
         started = state is not None and projection.status != "open"
         legal: list[Command] = []
-        if started and isinstance(viewer, int) and str(viewer) in projection.opened:
+        if started and projection.data.get("settled", True) and isinstance(viewer, int) \
+                and str(viewer) in projection.opened:
             legal = game.legal_commands(state, viewer)
         return {
             "id": None,
@@ -184,6 +197,8 @@ class GameService:
         """One event for a client: its version and type always; data only as the game allows."""
         out: dict[str, Any] = {"version": event.version, "type": event.type, "seat": event.seat,
                                "at": event.at}
+        if event.command is not None and viewer in (AUDITOR, int(event.seat)):
+            out["command"] = event.command
         if is_platform_event(event.type) or viewer == AUDITOR:
             out["data"] = event.data
             return out
@@ -220,7 +235,7 @@ class GameService:
         except Rejected as exc:
             raise BadRequest("invalid_options", exc.message, rule=exc.code) from None
         game_id = new_game_id()
-        seed = secrets.token_hex(32)
+        seed = self.seed_factory()
         seats_out = [{"kind": s["kind"], **({"level": s["level"]} if s["kind"] == "bot" else {})}
                      for s in seats]
         self.store.create(game_id, {"game": game_name, "created_by": player_id}, seed)
@@ -331,9 +346,74 @@ class GameService:
                 else RuleViolation
             raise error(exc.code, exc.message, details=exc.details, version=projection.version,
                         legal_commands=game.legal_commands(projection.state, seat)) from None
-        events = list(prefix or []) + [NewEvent(e.type, e.data, str(seat)) for e in decided]
+        # The command as sent rides in the envelope of its first event (hash-chained), so an
+        # auditor can re-run decide on it; only its sender sees it (it may name a hidden card).
+        caused = [NewEvent(e.type, e.data, str(seat)) for e in decided]
+        caused[0] = NewEvent(caused[0].type, caused[0].data, str(seat), command)
+        events = [*(prefix or []), *caused]
         events += self._ending(game_id, projection, decided)
         return self._append(game_id, expected_version, events, command_id)
+
+    def bot_move(self, game_id: str, seat: int, since: int, retries: int = 5) -> Outcome | None:
+        """Play a bot seat's decision opened at ``since``; None when it is no longer pending.
+
+        The bot sees only the seat's view and legal commands, exactly as a human there would,
+        and its command id is derived from (game, seat, since), so a job run twice acts once.
+        """
+        command_id = machine_command_id("bot", game_id, seat, since)
+        for _ in range(retries):
+            earlier = self._earlier(game_id, command_id)
+            if earlier:
+                return earlier
+            projection = self.projection(game_id)
+            opened = projection.opened.get(str(seat))
+            level = projection.seats[seat].get("bot") if projection.seats else None
+            if projection.status != "running" or not opened or opened["since"] != since \
+                    or not level:
+                return None  # no_longer_pending: the seat already acted or is human again
+            game = projection.game
+            legal = game.legal_commands(projection.state, seat)
+            view = game.view(projection.state, seat)
+            command = game.bot(level)(view, legal, Rng(command_id))
+            try:
+                return self.act(game_id, seat, command, projection.version, command_id,
+                                projection=projection)
+            except Conflict:
+                continue  # another seat answered in the same reaction window: look again
+        return None
+
+    def expire_clock(self, game_id: str, seat: int, since: int,
+                     now: float | None = None, retries: int = 5) -> Outcome | None:
+        """A seat's clock ran out: record it and play its default command (None if stale).
+
+        After ``max_timeouts`` expiries in a row the seat is handed to a ``basic`` bot; the
+        player takes it back by sending any command.
+        """
+        command_id = machine_command_id("clock", game_id, seat, since)
+        for _ in range(retries):
+            earlier = self._earlier(game_id, command_id)
+            if earlier:
+                return earlier
+            projection = self.projection(game_id)
+            prompt = self.pending_public(projection).get(str(seat))
+            if projection.status != "running" or not prompt or prompt["since"] != since \
+                    or prompt["deadline"] is None:
+                return None  # no_longer_pending: the seat acted, or its clock is off
+            if (now if now is not None else self.clock()) < prompt["deadline"]:
+                return None  # an early alarm; the scheduled one will come
+            game = projection.game
+            info = projection.seats[seat]
+            prefix = [NewEvent("clock_expired", {"seat": seat, "since": since})]
+            if info.get("timeouts", 0) + 1 >= projection.data["options"].get("max_timeouts", 3):
+                level = "basic" if "basic" in game.bot_levels else game.bot_levels[0]
+                prefix.append(NewEvent("seat_replaced_by_bot", {"seat": seat, "level": level}))
+            command = game.default_command(projection.state, seat)
+            try:
+                return self.act(game_id, seat, command, projection.version, command_id,
+                                prefix=prefix, projection=projection)
+            except Conflict:
+                continue
+        return None
 
     def append_system(self, game_id: str, expected_version: int, events: list[NewEvent],
                       command_id: str | None = None) -> Outcome:
@@ -359,6 +439,8 @@ class GameService:
 
     def _append(self, game_id: str, expected_version: int, events: list[NewEvent],
                 command_id: str | None) -> Outcome:
+        # Every append has a command id: it marks where one batch ends and the next begins.
+        command_id = command_id or "auto:" + secrets.token_hex(8)
         try:
             result: AppendResult = self.store.append(game_id, expected_version, events,
                                                      command_id)
@@ -368,10 +450,11 @@ class GameService:
                            version=exc.actual) from None
         except GameNotFound:
             raise NotFound("game_not_found", f"There is no game {game_id}.") from None
-        appended = self.store.read(game_id, result.first_version, result.last_version)
         if result.duplicate:
+            appended = self.store.read(game_id, result.first_version, result.last_version)
             return Outcome(result.last_version, appended, duplicate=True)
-        projection = self.projection(game_id)
+        appended = list(result.events)
+        projection = self._after(game_id, result.first_version - 1, appended)
         if self.lobby is not None and any(is_platform_event(e.type) for e in events):
             self.lobby.update(game_id, projection)
         self.followups.after_append(game_id, projection)

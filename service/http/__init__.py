@@ -21,7 +21,7 @@ BLUEPRINTS = [players.blp, games.blp, commands.blp, events_feed.blp]
 
 
 def create_app(config: Config | None = None, followups: Any = None,
-               redis_client: Any = None) -> Flask:
+               redis_client: Any = None, **service_options: Any) -> Flask:
     """The Flask app over one Redis (the embedded one unless ``config.redis_url`` is set)."""
     from events.redis_store import RedisEventStore, connect
 
@@ -35,7 +35,7 @@ def create_app(config: Config | None = None, followups: Any = None,
     lobby = Lobby(redis_client)
     if followups is None and config.workers_enabled:
         followups = _default_followups(config, redis_client)
-    service = GameService(store, followups=followups, lobby=lobby)
+    service = GameService(store, followups=followups, lobby=lobby, **service_options)
     app.extensions["tablestream"] = Tablestream(config, service, Accounts(redis_client), lobby,
                                                 RateLimiter(config.rate_limit_per_second))
     api = ProblemApi(app)

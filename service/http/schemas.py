@@ -117,6 +117,7 @@ class EventOut(ma.Schema):
     at = fields.Integer()
     data = fields.Dict(allow_none=True, metadata={"description": "Null when hidden from you"})
     redacted = fields.Boolean()
+    command = fields.Dict(metadata={"description": "The command as sent (to its sender only)"})
 
 
 class CommandOut(ma.Schema):

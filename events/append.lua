@@ -1,0 +1,70 @@
+-- Append a batch of events to one game's log atomically (DESIGN.md, Events and the store).
+--
+-- KEYS[1] {g:<id>}:meta   KEYS[2] {g:<id>}:log   KEYS[3] {g:<id>}:cmds
+-- ARGV[1] expected version   ARGV[2] prev: the last_hash the caller chained its hashes from
+-- ARGV[3] command id ("" for none)   ARGV[4] n events   ARGV[5] n meta fields
+-- then 8 values per event: type, data, seat, cmd, at, prev, hash, command ("" for none)
+-- (its version is expected + i)
+-- then n meta field/value pairs.
+--
+-- Returns {"ok", first, last} | {"dup", first, last} | {"conflict", actual} | {"notfound"}.
+-- Every check runs before the first write: a Lua error after a write would not roll back.
+
+local meta, log, cmds = KEYS[1], KEYS[2], KEYS[3]
+local expected = tonumber(ARGV[1])
+local prev, cmd = ARGV[2], ARGV[3]
+local n, nmeta = tonumber(ARGV[4]), tonumber(ARGV[5])
+
+local state = redis.call('HMGET', meta, 'version', 'last_hash')
+if not state[1] then
+  return {'notfound'}
+end
+
+-- A retried command returns its first answer even if its expected version has gone stale since.
+if cmd ~= '' then
+  local seen = redis.call('HGET', cmds, cmd)
+  if seen then
+    local sep = string.find(seen, ':', 1, true)
+    return {'dup', string.sub(seen, 1, sep - 1), string.sub(seen, sep + 1)}
+  end
+end
+
+local actual = tonumber(state[1])
+if actual ~= expected or state[2] ~= prev then
+  return {'conflict', state[1]}
+end
+
+-- The stream itself must end at the expected version too, else XADD below would fail half-way.
+local top = redis.call('XREVRANGE', log, '+', '-', 'COUNT', 1)
+local top_id = top[1] and top[1][1] or '0-0'
+if top_id ~= (expected .. '-0') then
+  return {'conflict', state[1]}
+end
+
+local last_hash = prev
+for i = 1, n do
+  local base = 5 + (i - 1) * 8
+  local version = expected + i
+  if ARGV[base + 8] == '' then
+    redis.call('XADD', log, version .. '-0',
+      'type', ARGV[base + 1], 'data', ARGV[base + 2], 'seat', ARGV[base + 3],
+      'cmd', ARGV[base + 4], 'at', ARGV[base + 5], 'prev', ARGV[base + 6], 'hash', ARGV[base + 7])
+  else
+    redis.call('XADD', log, version .. '-0',
+      'type', ARGV[base + 1], 'data', ARGV[base + 2], 'seat', ARGV[base + 3],
+      'cmd', ARGV[base + 4], 'at', ARGV[base + 5], 'prev', ARGV[base + 6], 'hash', ARGV[base + 7],
+      'command', ARGV[base + 8])
+  end
+  last_hash = ARGV[base + 7]
+end
+
+local first, last = expected + 1, expected + n
+if cmd ~= '' then
+  redis.call('HSET', cmds, cmd, first .. ':' .. last)
+end
+redis.call('HSET', meta, 'version', last, 'last_hash', last_hash)
+local mbase = 5 + n * 8
+for i = 1, nmeta do
+  redis.call('HSET', meta, ARGV[mbase + 2 * i - 1], ARGV[mbase + 2 * i])
+end
+return {'ok', tostring(first), tostring(last)}

@@ -1,0 +1,42 @@
+"""End-to-end fixtures: the real `tablestream serve` (gunicorn + gevent) as a subprocess."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+import requests
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def server(redis_url, tmp_path):
+    """`tablestream serve` on a free port against the test Redis; yields its base URL."""
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": redis_url, "RATE_LIMIT_PER_SECOND": "0",
+           "TABLESTREAM_DATA": str(tmp_path)}
+    process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
+                                "--job-workers", "0"], env=env, stdout=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}/v1"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(f"{base}/games/catalog", timeout=1).status_code == 200:
+                break
+        except requests.ConnectionError:
+            time.sleep(0.1)
+    else:
+        process.kill()
+        pytest.fail("the server did not come up")
+    yield base
+    process.terminate()
+    process.wait(timeout=20)

@@ -1,0 +1,51 @@
+"""With 100 SSE clients connected, moves are still accepted (issue 2, item 1)."""
+
+from __future__ import annotations
+
+import socket
+from urllib.parse import urlparse
+
+import pytest
+import requests
+
+pytestmark = pytest.mark.e2e
+
+
+def _open_stream(base: str, game_id: str) -> socket.socket:
+    url = urlparse(f"{base}/games/{game_id}/events/stream")
+    sock = socket.create_connection((url.hostname, url.port), timeout=10)
+    sock.sendall(f"GET {url.path} HTTP/1.1\r\nHost: {url.hostname}\r\n"
+                 "Accept: text/event-stream\r\n\r\n".encode())
+    head = sock.recv(4096)
+    assert b"200 OK" in head.split(b"\r\n", 1)[0]
+    return sock
+
+
+def test_moves_are_accepted_while_100_sse_streams_are_open(server):
+    player = requests.post(f"{server}/players", json={"name": "ann"}).json()
+    headers = {"Authorization": f"Bearer {player['token']}"}
+    game = requests.post(f"{server}/games", headers=headers,
+                         json={"game": "tally", "seats": [{"kind": "human"}],
+                               "options": {"target": 10_000}}).json()
+    game_id = game["id"]
+    requests.post(f"{server}/games/{game_id}/start", headers=headers).raise_for_status()
+    streams = [_open_stream(server, game_id) for _ in range(100)]
+    try:
+        version = requests.get(f"{server}/games/{game_id}").json()["version"]
+        for _ in range(20):
+            response = requests.post(f"{server}/games/{game_id}/commands", headers=headers,
+                                     json={"type": "add", "amount": 1,
+                                           "expected_version": version}, timeout=5)
+            assert response.status_code == 200, response.text
+            version = response.json()["version"]
+        # Every stream is live: each one received the last move.
+        for sock in streams[:: 10]:
+            sock.settimeout(5)
+            received = b""
+            while f"id: {version}".encode() not in received:
+                chunk = sock.recv(65536)
+                assert chunk, "stream closed early"
+                received += chunk
+    finally:
+        for sock in streams:
+            sock.close()

@@ -1,0 +1,60 @@
+"""Live events as server-sent events, resumable by Last-Event-ID."""
+
+from __future__ import annotations
+
+import json
+
+
+def _read_events(response, count: int) -> list[dict]:
+    """Parse ``count`` SSE events from a streaming test-client response."""
+    events, buffer = [], ""
+    for chunk in response.response:
+        buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+        while "\n\n" in buffer:
+            block, buffer = buffer.split("\n\n", 1)
+            fields = dict(line.split(": ", 1) for line in block.splitlines()
+                          if not line.startswith(":"))
+            if fields:
+                events.append({"id": int(fields["id"]), "event": fields["event"],
+                               "data": json.loads(fields["data"])})
+            if len(events) == count:
+                return events
+    return events
+
+
+def test_stream_resumes_after_last_event_id_without_gaps(api):
+    game_id, players = api.table("tally", 1, {"target": 100})
+    for _ in range(3):
+        version = api.get(game_id)["version"]
+        api.send(game_id, players[0], {"type": "add", "amount": 1}, version)
+    response = api.client.get(f"/v1/games/{game_id}/events/stream",
+                              headers={**players[0], "Last-Event-ID": "2"}, buffered=False)
+    assert response.mimetype == "text/event-stream"
+    events = _read_events(response, 4)
+    response.close()
+    assert [e["id"] for e in events] == [3, 4, 5, 6]
+    assert all(e["data"]["version"] == e["id"] for e in events)
+
+
+def test_stream_delivers_a_move_made_while_listening(api):
+    game_id, players = api.table("tally", 1, {"target": 100})
+    version = api.get(game_id)["version"]
+    response = api.client.get(f"/v1/games/{game_id}/events/stream?last_event_id={version}",
+                              headers=players[0], buffered=False)
+    api.send(game_id, players[0], {"type": "add", "amount": 2}, version)
+    events = _read_events(response, 1)
+    response.close()
+    assert events[0]["id"] == version + 1
+    assert events[0]["event"] == "added"
+    assert events[0]["data"]["data"] == {"seat": 0, "amount": 2}
+
+
+def test_stream_of_a_finished_game_ends_after_its_last_event(api):
+    game_id, players = api.table("tally", 1, {"target": 1})
+    version = api.get(game_id)["version"]
+    api.send(game_id, players[0], {"type": "add", "amount": 1}, version)
+    response = api.client.get(f"/v1/games/{game_id}/events/stream?last_event_id=0",
+                              headers=players[0], buffered=False)
+    events = _read_events(response, 1000)
+    assert events[-1]["event"] == "seed_revealed"
+    assert [e["id"] for e in events] == list(range(1, len(events) + 1))

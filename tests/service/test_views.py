@@ -1,0 +1,71 @@
+"""The caller's view: version, status, pending, legal commands; ETag and 304."""
+
+from __future__ import annotations
+
+
+def test_view_has_version_status_view_pending_and_postable_legal_commands(api):
+    game_id, players = api.table("tally", 2, {"target": 30})
+    public = api.get(game_id)
+    seat = next(iter(public["pending"]))
+    mine = api.get(game_id, players[int(seat)])
+    assert {"version", "status", "view", "pending", "legal_commands"} <= set(mine)
+    assert mine["status"] == "running"
+    assert mine["you"] == int(seat)
+    assert mine["pending"][seat]["since"] <= mine["version"]
+    response = api.send(game_id, players[int(seat)], mine["legal_commands"][0], mine["version"])
+    assert response.status_code == 200
+    assert response.json["version"] == mine["version"] + 1
+
+
+def test_waiting_seat_has_no_legal_commands(api):
+    game_id, players = api.table("tally", 2, {"target": 30})
+    seat = int(next(iter(api.get(game_id)["pending"])))
+    assert api.get(game_id, players[1 - seat])["legal_commands"] == []
+
+
+def test_etag_is_the_version_and_if_none_match_gives_304(api):
+    game_id, players = api.table("tally", 2, {"target": 30})
+    first = api.client.get(f"/v1/games/{game_id}", headers=players[0])
+    etag = first.headers["ETag"]
+    assert etag == f'"{first.json["version"]}"'
+    again = api.client.get(f"/v1/games/{game_id}",
+                           headers={**players[0], "If-None-Match": etag})
+    assert again.status_code == 304
+
+
+def test_start_needs_every_human_seat_filled(api):
+    host = api.player("host")
+    game_id = api.create(host, "tally", 2)
+    response = api.client.post(f"/v1/games/{game_id}/start", headers=host)
+    assert response.status_code == 409
+    assert response.json["code"] == "seats_empty"
+
+
+def test_lobby_lists_open_games_with_free_seats(api):
+    host = api.player("host")
+    game_id = api.create(host, "tally", 3)
+    rows = api.client.get("/v1/games?status=open&game=tally&limit=500").json
+    mine = next(r for r in rows if r["id"] == game_id)
+    assert mine["free_seats"] == 2
+
+
+def test_leaving_frees_the_seat(api):
+    host, guest = api.player("host"), api.player("guest")
+    game_id = api.create(host, "tally", 2)
+    api.client.post(f"/v1/games/{game_id}/join", headers=guest)
+    response = api.client.post(f"/v1/games/{game_id}/leave", headers=guest)
+    assert response.status_code == 200
+    assert [s["player"] is None for s in response.json["seats"]] == [False, True]
+
+
+def test_event_pages_follow_from_and_to(api):
+    game_id, players = api.table("tally", 1, {"target": 30})
+    for _ in range(5):
+        version = api.get(game_id)["version"]
+        api.send(game_id, players[0], {"type": "add", "amount": 1}, version)
+    page = api.client.get(f"/v1/games/{game_id}/events?from=2&to=6&limit=3").json
+    assert [e["version"] for e in page["events"]] == [2, 3, 4]
+    assert page["next"] == 5
+    rest = api.client.get(f"/v1/games/{game_id}/events?from=5&to=6").json
+    assert [e["version"] for e in rest["events"]] == [5, 6]
+    assert rest["next"] is None

@@ -615,7 +615,8 @@ def test_drawn_and_face_down_cards_are_redacted_for_everyone_but_their_owner():
 
 
 def test_undo_never_crosses_deals_draws_reveals_or_peeks():
-    assert GAME.undo_barriers == {"faker_blue_started", "cards_dealt", "card_drawn", "card_revealed",
+    assert GAME.undo_barriers == {"faker_blue_started", "cards_dealt", "card_drawn",
+                                  "card_revealed",
                                   "card_inspected"}
 
 

@@ -509,7 +509,7 @@ def test_a_seat_sees_its_own_hand_and_only_counts_of_the_rest():
 def test_captured_ships_are_counts_for_others_while_running_and_revealed_at_the_end():
     start = started(["M5a", "M2a"], ["M3a"], deck=["P-blue-1a"])
     state = GAME.fold(history(start, (0, merchant("M5a")), (1, DRAW)))
-    assert GAME.view(state, 1)["won_counts"] == [1, 0] and "won" not in GAME.view(state, 1)
+    assert GAME.view(state, 1)["won_counts"] == [1, 0] and GAME.view(state, 1)["won"] == []
     assert "M5a" not in GAME.secrets(state, 1)  # everyone saw it captured from the table
     assert GAME.view(state, 0)["won"] == ["M5a"]
     state = GAME.fold(GAME.decide(state, merchant("M2a"), 0, Rng("t")), state)

@@ -27,7 +27,7 @@ openapi: install
 	$(BIN)/tablestream openapi -o openapi.yaml
 
 bench: install
-	$(BIN)/python bench/platform.py
+	$(BIN)/python bench/store_and_http.py
 
 clean:
 	rm -rf $(VENV) *.egg-info

@@ -8,8 +8,8 @@ store I/O (snapshot + tail) is in ``Projector``.
 
 from __future__ import annotations
 
-import copy
 import json
+import pickle
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -81,7 +81,8 @@ class Projection:
         return None
 
     def copy(self) -> Projection:
-        return Projection(copy.deepcopy(self.data))
+        # pickle copies plain data several times faster than copy.deepcopy.
+        return Projection(pickle.loads(pickle.dumps(self.data, pickle.HIGHEST_PROTOCOL)))
 
 
 def empty() -> Projection:

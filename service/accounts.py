@@ -18,9 +18,15 @@ def _token_key(token: str) -> str:
     return "tokens:" + hashlib.sha256(token.encode()).hexdigest()
 
 
+TOKEN_CACHE_SECONDS = 30.0
+
+
 class Accounts:
     def __init__(self, client: redis.Redis):
         self.redis = client
+        # token hash -> (player, cached at): saves two round trips per request; a revoked
+        # token stops working within TOKEN_CACHE_SECONDS.
+        self._tokens: dict[str, tuple[dict[str, Any], float]] = {}
 
     def create(self, name: str, roles: list[str] | None = None) -> tuple[dict[str, Any], str]:
         """A new player and their bearer token (shown once, stored hashed)."""
@@ -42,10 +48,18 @@ class Accounts:
         """The player a bearer token belongs to (Unauthorized when missing or unknown)."""
         if not token:
             raise Unauthorized("missing_token", "Send 'Authorization: Bearer <token>'.")
-        player_id = self.redis.get(_token_key(token))
+        key = _token_key(token)
+        cached = self._tokens.get(key)
+        if cached and time.monotonic() - cached[1] < TOKEN_CACHE_SECONDS:
+            return cached[0]
+        player_id = self.redis.get(key)
         if player_id is None:
             raise Unauthorized("invalid_token", "The bearer token is not valid.")
-        return self.get(_text(player_id))
+        player = self.get(_text(player_id))
+        if len(self._tokens) > 100_000:
+            self._tokens.clear()
+        self._tokens[key] = (player, time.monotonic())
+        return player
 
     def get(self, player_id: str) -> dict[str, Any]:
         raw = self.redis.hgetall(f"players:{player_id}")

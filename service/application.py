@@ -49,6 +49,7 @@ class Outcome:
     version: int
     events: list[StoredEvent]
     duplicate: bool = False
+    projection: Projection | None = None  # the game after the append (None for a duplicate)
 
 
 def new_game_id() -> str:
@@ -306,11 +307,7 @@ class GameService:
 
     def submit(self, game_id: str, player_id: str, command: Command, expected_version: int,
                command_id: str | None = None) -> Outcome:
-        """A player's command for their own seat."""
-        if command_id:
-            earlier = self._earlier(game_id, command_id)
-            if earlier:
-                return earlier
+        """A player's command for their own seat; a retried ``command_id`` gets its first answer."""
         projection = self.projection(game_id)
         seat = projection.seat_of(player_id)
         if seat is None:
@@ -319,8 +316,17 @@ class GameService:
         if projection.seats[seat].get("bot") and projection.seats[seat]["kind"] == "human":
             prefix.append(NewEvent("seat_reclaimed", {"seat": seat, "player": player_id},
                                    str(seat)))
-        return self.act(game_id, seat, command, expected_version, command_id, prefix=prefix,
-                        projection=projection)
+        try:
+            return self.act(game_id, seat, command, expected_version, command_id, prefix=prefix,
+                            projection=projection)
+        except (Conflict, RuleViolation, BadRequest):
+            # A retry of a command that was appended meets a newer version (or a state where
+            # it is no longer legal): the first answer stands. The append script catches the
+            # rest, so the happy path pays no extra round trip for this check.
+            earlier = self._earlier(game_id, command_id) if command_id else None
+            if earlier:
+                return earlier
+            raise
 
     def act(self, game_id: str, seat: int, command: Command, expected_version: int | None,
             command_id: str | None, prefix: list[NewEvent] | None = None,
@@ -458,7 +464,7 @@ class GameService:
         if self.lobby is not None and any(is_platform_event(e.type) for e in events):
             self.lobby.update(game_id, projection)
         self.followups.after_append(game_id, projection)
-        return Outcome(result.last_version, appended)
+        return Outcome(result.last_version, appended, projection=projection)
 
 
 def describe_game(game: Game) -> dict[str, Any]:

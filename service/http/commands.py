@@ -24,7 +24,7 @@ class Commands(MethodView):
         expected = body.pop("expected_version")
         command_id = body.pop("command_id", None)
         outcome = tablestream.service.submit(game_id, player["id"], body, expected, command_id)
-        projection = tablestream.service.projection(game_id)
+        projection = outcome.projection or tablestream.service.projection(game_id)
         viewer = tablestream.service.viewer_for(projection, player)
         game = projection.game
         body = {"version": outcome.version,

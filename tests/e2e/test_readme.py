@@ -23,7 +23,8 @@ def walkthrough() -> str:
 def test_readme_walkthrough_plays_a_whole_loot_game(server):
     script = walkthrough()
     completed = subprocess.run(["bash", "-euo", "pipefail", "-c", script], capture_output=True,
-                               text=True, timeout=600, env={"BASE": server, "PATH": os.environ["PATH"]})
+                               text=True, timeout=600,
+                               env={"BASE": server, "PATH": os.environ["PATH"]})
     assert completed.returncode == 0, completed.stderr
     lines = completed.stdout.strip().splitlines()
     assert lines[0] == "running"

@@ -42,7 +42,8 @@ def play_randomly(service, game_id: str, seed: int) -> None:
 @pytest.mark.parametrize("seed", range(3))
 def test_random_loot_games_conserve_cards_and_snapshots_equal_rebuilds(api, seats, seed):
     service = api.service
-    game_id = service.create_game("p_host", "loot", {}, [{"kind": "bot", "level": "random"}] * seats)
+    bots = [{"kind": "bot", "level": "random"}] * seats
+    game_id = service.create_game("p_host", "loot", {}, bots)
     play_randomly(service, game_id, seed)
     events = service.store.read(game_id)
     projection = empty()

@@ -28,6 +28,7 @@ openapi: install
 
 bench: install
 	$(BIN)/python bench/store_and_http.py
+	$(BIN)/python bench/workers.py
 
 clean:
 	rm -rf $(VENV) *.egg-info

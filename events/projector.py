@@ -74,6 +74,20 @@ class Projection:
         """Seat -> {"since": version its current decision opened at, "kinds": [...]}."""
         return self.data["opened"]
 
+    def deadline(self, seat: int) -> float | None:
+        """When ``seat``'s open decision times out (epoch seconds), or None without a clock.
+
+        Only a human playing their own seat has a clock; a bot (or a human's seat handed to
+        one) answers by itself.
+        """
+        opened = self.opened.get(str(seat))
+        info = self.seats[seat]
+        if opened is None or info["kind"] != "human" or info.get("bot"):
+            return None
+        key = "reaction_seconds" if opened.get("clock") == "reaction" else "turn_seconds"
+        seconds = self.data["options"].get(key, 0)
+        return opened["at"] / 1000 + seconds if seconds else None
+
     def seat_of(self, player_id: str) -> int | None:
         for index, seat in enumerate(self.seats):
             if seat.get("player") == player_id:
@@ -119,6 +133,7 @@ def apply(projection: Projection, event: StoredEvent, rewind_to: Projection | No
         game = get_game(data["game"])
         data["state"] = game.evolve(data["state"], Event(kind, payload))
         data["position"] += 1
+        data["undo"] = None  # play moved on: a pending takeback request lapses
         if event.seat.isdigit() and not event.cmd.startswith(MACHINE_COMMANDS):
             # A player's own act ends a run of consecutive timeouts (workers issue).
             data["seats"][int(event.seat)]["timeouts"] = 0
@@ -200,11 +215,14 @@ def _reopen(projection: Projection, event: StoredEvent) -> None:
 
 
 def fold(events: Iterable[StoredEvent], projection: Projection | None = None,
-         history: dict[int, Projection] | None = None) -> Projection:
-    """Fold stored events purely; ``history`` (version -> projection copy) serves rewinds."""
+         history: dict[int, Projection] | None = None, upto: int | None = None) -> Projection:
+    """Fold stored events purely, up to version ``upto`` if given; ``history`` (version ->
+    projection copy) serves rewinds."""
     projection = projection or empty()
     history = history if history is not None else {}
     for event, batch_end in with_batch_ends(list(events)):
+        if upto is not None and event.version > upto:
+            break
         rewind_to = None
         if event.type == "rewound":
             rewind_to = history[event.data["to_version"]]
@@ -227,7 +245,7 @@ def with_batch_ends(events: list[StoredEvent], following: StoredEvent | None = N
 def fold_upto(events: list[StoredEvent], version: int) -> Projection:
     """The projection as of ``version`` from a full log (pure; used by replay and audit)."""
     history: dict[int, Projection] = {0: empty()}
-    return fold((e for e in events if e.version <= version), history=history)
+    return fold(events, history=history, upto=version)
 
 
 class Projector:

@@ -1,0 +1,39 @@
+"""Self-play: whole games between bot levels with the rules alone."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from service.cli import main
+from tests.workers.conftest import GAMES
+from workers.selfplay import play_one, selfplay
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_self_play_finishes_every_game_and_counts_each_seat(game):
+    levels = ["random", "basic", "random"] if game != "tally" else ["random"] * 3
+    report = selfplay(game, 12, levels)
+    assert report.games == report.finished == 12
+    assert sum(report.plays.values()) == 12 * 3
+    assert 12 <= sum(report.wins.values()) <= 36
+    assert report.games_per_second > 0
+
+
+def test_self_play_is_reproducible_from_its_seed():
+    from games import get_game
+
+    game = get_game("tally")
+    assert play_one(game, ["random"] * 2, "s1") == play_one(game, ["random"] * 2, "s1")
+
+
+def test_the_selfplay_command_prints_win_rates_and_games_per_second():
+    result = CliRunner().invoke(main, ["selfplay", "tally", "--games", "20",
+                                       "--seats", "random,random"])
+    assert result.exit_code == 0, result.output
+    assert "games/s" in result.output and "win rate" in result.output
+
+
+def test_the_selfplay_command_refuses_an_unknown_level():
+    result = CliRunner().invoke(main, ["selfplay", "tally", "--seats", "genius,random"])
+    assert result.exit_code != 0 and "genius" in result.output

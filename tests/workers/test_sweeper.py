@@ -1,0 +1,104 @@
+"""The sweeper re-issues the jobs a dead worker or scheduler lost, and only those."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+
+from rq.job import Job, JobStatus
+
+from service.application import NoFollowUps
+from workers.scheduling import Due, job_id
+from workers.sweeper import Sweeper
+
+
+def _bots_only_without_jobs(service) -> str:
+    """A running bot game whose jobs were never issued (as if the queue was down)."""
+    followups, service.followups = service.followups, NoFollowUps()
+    game_id = service.create_game("host", "tally", {"target": 20},
+                                  [{"kind": "bot", "level": "random"}] * 2)
+    service.followups = followups
+    return game_id
+
+
+def _sweeper(service, scheduler, later: float = 10.0) -> Sweeper:
+    return Sweeper(service, scheduler, clock=lambda: time.time() + later)
+
+
+def _bot_due(service, game_id) -> Due:
+    opened = service.projection(game_id).opened
+    seat, prompt = next(iter(opened.items()))
+    return Due("bot", int(seat), prompt["since"], prompt["at"] / 1000)
+
+
+def test_a_bot_seat_with_no_job_gets_one_and_the_game_finishes(service, scheduler, drain):
+    game_id = _bots_only_without_jobs(service)
+    assert scheduler.queue.count == 0
+    assert _sweeper(service, scheduler).sweep_game(game_id) == 1
+    drain()
+    assert service.projection(game_id).status == "finished"
+
+
+def test_a_bot_seat_that_just_opened_is_left_to_the_normal_path(service, scheduler):
+    game_id = _bots_only_without_jobs(service)
+    assert Sweeper(service, scheduler).sweep_game(game_id) == 0
+
+
+def test_a_queued_job_is_not_issued_twice(service, scheduler):
+    game_id = _bots_only_without_jobs(service)
+    sweeper = _sweeper(service, scheduler)
+    sweeper.sweep_game(game_id)
+    assert sweeper.sweep_game(game_id) == 0
+    assert scheduler.queue.count == 1
+
+
+def test_a_job_left_started_by_a_killed_worker_is_issued_again(service, scheduler, drain):
+    game_id = _bots_only_without_jobs(service)
+    due = _bot_due(service, game_id)
+    scheduler.issue(game_id, due)
+    # What SIGKILL leaves behind: the job taken off the queue and marked started long ago.
+    job = Job.fetch(job_id("bot", game_id, due.seat, due.since), connection=scheduler.connection)
+    scheduler.connection.lrem(scheduler.queue.key, 0, job.id)
+    job.started_at = datetime.now(UTC) - timedelta(minutes=5)
+    job.set_status(JobStatus.STARTED)
+    job.save()
+    assert _sweeper(service, scheduler).sweep_game(game_id) == 1
+    drain()
+    assert service.projection(game_id).status == "finished"
+
+
+def test_an_overdue_clock_still_in_the_scheduled_registry_is_enqueued(service, scheduler,
+                                                                       drain):
+    game_id = service.create_game("ann", "tally", {"target": 100, "turn_seconds": 1},
+                                  [{"kind": "human"}])
+    service.start(game_id, "ann")
+    since = service.projection(game_id).opened["0"]["since"]
+    jid = job_id("clock", game_id, 0, since)
+    assert jid in scheduler.queue.scheduled_job_registry.get_job_ids()
+    # No scheduler runs in this test: the job would stay scheduled for ever.
+    assert _sweeper(service, scheduler).sweep_game(game_id) == 1
+    assert jid in scheduler.queue.job_ids
+    assert jid not in scheduler.queue.scheduled_job_registry.get_job_ids()
+    drain(limit=1)
+    types = [e.type for e in service.store.read(game_id, since + 1)]
+    assert types[0] == "clock_expired"
+
+
+def test_a_sweep_covers_the_running_games_in_the_lobby(service, scheduler):
+    game_id = _bots_only_without_jobs(service)
+    assert _sweeper(service, scheduler).run() >= 1
+    due = _bot_due(service, game_id)
+    assert job_id("bot", game_id, due.seat, due.since) in scheduler.queue.job_ids
+
+
+def test_a_job_taken_off_the_queue_by_a_worker_killed_before_starting_it_is_issued_again(
+        service, scheduler, drain):
+    game_id = _bots_only_without_jobs(service)
+    due = _bot_due(service, game_id)
+    scheduler.issue(game_id, due)
+    # RQ moves a job to an intermediate list before starting it; a kill there leaves it
+    # "queued" on no queue.
+    scheduler.connection.lmove(scheduler.queue.key, scheduler.queue.intermediate_queue_key)
+    assert _sweeper(service, scheduler).sweep_game(game_id) == 1
+    drain()
+    assert service.projection(game_id).status == "finished"

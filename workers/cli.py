@@ -1,0 +1,54 @@
+"""The ``tablestream worker`` and ``tablestream selfplay`` commands."""
+
+from __future__ import annotations
+
+import click
+
+from workers.runner import WORKER_CLASSES
+
+
+@click.command()
+@click.option("--scheduler/--no-scheduler", default=True, show_default=True,
+              help="run RQ's scheduler too (turn clocks need one somewhere)")
+@click.option("--burst", is_flag=True, help="quit when the queue is empty")
+@click.option("--workers", type=int, default=1, show_default=True,
+              help="worker processes (a pool when > 1)")
+@click.option("--worker-class", type=click.Choice(sorted(WORKER_CLASSES)), default="simple",
+              show_default=True, help="simple: jobs in-process (fastest); fork: one per job")
+@click.option("--queue", default=None, help="[default: $TABLESTREAM_QUEUE or tablestream]")
+@click.option("--log-level", default="WARNING", show_default=True)
+def worker(scheduler: bool, burst: bool, workers: int, worker_class: str, queue: str | None,
+           log_level: str) -> None:
+    """Run RQ workers for bot seats and turn clocks on $QUEUE_REDIS_URL (or the store's Redis)."""
+    from workers.runner import run
+
+    run(with_scheduler=scheduler, burst=burst, workers=workers, worker_class=worker_class,
+        queue=queue, log_level=log_level)
+
+
+@click.command()
+@click.argument("game")
+@click.option("--games", "count", type=int, default=100, show_default=True)
+@click.option("--seats", default="basic,random", show_default=True,
+              help="bot level per seat, comma-separated")
+@click.option("--seed", default="selfplay", show_default=True)
+@click.option("--rotate/--no-rotate", default=True, show_default=True,
+              help="move the levels one seat on each game, so position does not bias win rates")
+def selfplay(game: str, count: int, seats: str, seed: str, rotate: bool) -> None:
+    """Play whole games between bots in-process (rules only) and print win rates and games/s."""
+    from games import REGISTRY
+    from workers.selfplay import format_report
+    from workers.selfplay import selfplay as play
+
+    if game not in REGISTRY:
+        raise click.BadParameter(f"known games: {', '.join(sorted(REGISTRY))}", param_hint="GAME")
+    levels = [level.strip() for level in seats.split(",") if level.strip()]
+    rules = REGISTRY[game]
+    if not rules.min_seats <= len(levels) <= rules.max_seats:
+        raise click.BadParameter(f"{rules.title} takes {rules.min_seats} to {rules.max_seats} "
+                                 "seats", param_hint="--seats")
+    unknown = sorted(set(levels) - set(rules.bot_levels))
+    if unknown:
+        raise click.BadParameter(f"unknown levels {unknown}; {rules.title} has "
+                                 f"{', '.join(rules.bot_levels)}", param_hint="--seats")
+    click.echo(format_report(play(game, count, levels, seed=seed, rotate=rotate)))

@@ -1,0 +1,101 @@
+"""The RQ job functions (STYLE.md rule 11): module-level, ids and ints only, safe to repeat.
+
+Each one runs the process-wide GameService, built once from the environment (REDIS_URL, else the
+embedded server; QUEUE_REDIS_URL, else the same server), so a worker keeps its projection cache
+and store connections across jobs.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+
+from service.application import GameService
+from service.errors import NotFound
+
+log = logging.getLogger(__name__)
+
+EARLY_TOLERANCE = 5.0  # seconds: a clock alarm this early (clock skew) waits instead of dropping
+
+_service: GameService | None = None
+_service_lock = threading.Lock()
+
+
+def build_service() -> GameService:
+    """A GameService over $REDIS_URL (or the embedded server) issuing jobs on $QUEUE_REDIS_URL."""
+    from events.embedded_redis import redis_url
+    from events.redis_store import RedisEventStore, connect
+    from service.lobby import Lobby
+    from workers.scheduling import JobScheduler
+
+    url = redis_url()
+    client = connect(url)
+    scheduler = JobScheduler.from_url(url, os.environ.get("QUEUE_REDIS_URL") or None)
+    # The lobby too: a game a bot finishes must leave the "running" index.
+    return GameService(RedisEventStore(client), followups=scheduler, lobby=Lobby(client))
+
+
+def service() -> GameService:
+    """The process-wide GameService (built on first use, after any fork)."""
+    global _service
+    with _service_lock:
+        if _service is None:
+            _service = build_service()
+        return _service
+
+
+def use_service(game_service: GameService | None) -> None:
+    """Run jobs in this process against ``game_service`` (tests, benchmarks); None resets."""
+    global _service
+    with _service_lock:
+        _service = game_service
+
+
+def bot_turn(game_id: str, seat: int, since: int) -> int | None:
+    """Play bot ``seat``'s decision opened at ``since``; the new version, or None when stale."""
+    try:
+        outcome = service().bot_move(game_id, seat, since)
+    except NotFound:
+        return None  # the game is gone: nothing to play
+    return outcome.version if outcome else None
+
+
+def turn_timeout(game_id: str, seat: int, since: int) -> int | None:
+    """``seat``'s clock ran out on the prompt opened at ``since``: the default command, or None."""
+    game_service = service()
+    try:
+        outcome = game_service.expire_clock(game_id, seat, since)
+        if outcome is None:
+            early = _early_by(game_service, game_id, seat, since)
+            if early is not None and early <= EARLY_TOLERANCE:
+                # This host's clock runs behind the appender's: nothing else would re-arm it.
+                time.sleep(early)
+                outcome = game_service.expire_clock(game_id, seat, since)
+    except NotFound:
+        return None
+    return outcome.version if outcome else None
+
+
+def sweep() -> int:
+    """Re-issue the jobs that running games need and have lost; how many were re-issued."""
+    from workers.sweeper import Sweeper
+
+    game_service = service()
+    return Sweeper(game_service, game_service.followups).run()  # type: ignore[arg-type]
+
+
+def noop() -> None:
+    """Does nothing: the baseline for job latency in bench/workers.py."""
+    return None
+
+
+def _early_by(game_service: GameService, game_id: str, seat: int, since: int) -> float | None:
+    """Seconds until the deadline of the prompt opened at ``since``, if it is still ahead."""
+    projection = game_service.projection(game_id)
+    prompt = game_service.pending_public(projection).get(str(seat))
+    if not prompt or prompt["since"] != since or prompt["deadline"] is None:
+        return None
+    ahead = prompt["deadline"] - game_service.clock()
+    return ahead if ahead > 0 else None

@@ -1,0 +1,213 @@
+"""Issuing jobs after an append (STYLE.md rule 11): one ``bot_turn`` per pending bot seat, one
+``turn_timeout`` per clocked human seat at its deadline, each under a deterministic job id.
+
+Notes on RQ 3.0 (checked in its source):
+- job ids may hold only ``[A-Za-z0-9_-]``, so ``bot:<game>:<seat>:<since>`` is spelled
+  ``bot-<game>-<seat>-<since>``; seat and since are ints, so the id still parses from the right;
+- ``enqueue_at`` in 3.0 does pass ``unique`` on, but older releases dropped it, so jobs are
+  created and then enqueued or scheduled explicitly with ``unique=True``;
+- the scheduled registry scores jobs in whole seconds (``calendar.timegm`` truncates), so a clock
+  job is scheduled at the deadline rounded *up*, or it would fire early and be a stale no-op;
+- RQ stores pickles, so its client must not decode responses, unlike the event store's client.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import re
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import redis
+from rq import Queue
+from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.job import Job, JobStatus
+from rq.registry import ScheduledJobRegistry
+
+from events.projector import Projection
+from workers import queue_name
+
+log = logging.getLogger(__name__)
+
+JOB_TIMEOUT = 30  # seconds; a bot move or a clock expiry takes milliseconds
+RESULT_TTL = 600  # finished jobs stay this long, so a repeat in a reaction window is a no-op
+FAILURE_TTL = 7 * 24 * 3600
+REMEMBERED = 10_000  # job ids this process issued recently: skip the Redis round trip for them
+
+_SAFE_ID = re.compile(r"[A-Za-z0-9_-]+")
+
+BOT_TURN = "workers.jobs.bot_turn"
+TURN_TIMEOUT = "workers.jobs.turn_timeout"
+
+
+@dataclass(frozen=True)
+class Due:
+    """A job a projection calls for: a bot turn now, or a clock expiry at ``at``."""
+
+    kind: str  # "bot" or "clock"
+    seat: int
+    since: int
+    at: float  # epoch seconds: when the prompt opened (bot) or its deadline (clock)
+
+
+def job_id(kind: str, game_id: str, seat: int, since: int) -> str:
+    """The deterministic RQ job id of (kind, game, seat, since)."""
+    # A game id may hold dashes, but seat and since are ints, so the id parses from the right.
+    game = game_id
+    if not _SAFE_ID.fullmatch(game):
+        game = "h" + hashlib.sha256(game_id.encode()).hexdigest()[:24]
+    return f"{kind}-{game}-{seat}-{since}"
+
+
+def due_jobs(projection: Projection) -> list[Due]:
+    """Every job the projection calls for: bot seats that must act, clocked human seats."""
+    if projection.status != "running":
+        return []
+    due = []
+    for key, opened in sorted(projection.opened.items()):
+        seat = int(key)
+        if projection.seats[seat].get("bot"):
+            due.append(Due("bot", seat, opened["since"], opened["at"] / 1000))
+        else:
+            deadline = projection.deadline(seat)
+            if deadline is not None:
+                due.append(Due("clock", seat, opened["since"], deadline))
+    return due
+
+
+def queue_connection(url: str) -> redis.Redis:
+    """A client for RQ: bytes responses (RQ stores pickles), separate from the store's client."""
+    return redis.Redis.from_url(url)
+
+
+def connection_like(client: Any) -> redis.Redis:
+    """A bytes client on the same server as ``client`` (a decoding event-store client)."""
+    kwargs = dict(client.connection_pool.connection_kwargs)
+    kwargs["decode_responses"] = False
+    return redis.Redis(connection_pool=redis.ConnectionPool(
+        connection_class=client.connection_pool.connection_class, **kwargs))
+
+
+@dataclass(frozen=True)
+class JobState:
+    """A job's RQ status, when it started, and whether it is really waiting on our queue."""
+
+    status: JobStatus | None
+    started_at: datetime | None
+    waiting: bool
+
+
+class JobScheduler:
+    """FollowUps for GameService: issues bot and clock jobs on an RQ queue."""
+
+    def __init__(self, connection: redis.Redis, queue: str | None = None):
+        self.connection = connection
+        self.queue = Queue(queue or queue_name(), connection=connection)
+        self._issued: OrderedDict[str, None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_config(cls, config: Any, redis_client: Any) -> JobScheduler:
+        """The API's scheduler: QUEUE_REDIS_URL, else the event store's server."""
+        if config.queue_redis_url:
+            return cls(queue_connection(config.queue_redis_url))
+        return cls(connection_like(redis_client))
+
+    @classmethod
+    def from_url(cls, store_url: str, queue_url: str | None = None,
+                 queue: str | None = None) -> JobScheduler:
+        """A scheduler on ``queue_url`` (default: the event store's ``store_url``)."""
+        return cls(queue_connection(queue_url or store_url), queue)
+
+    # --- FollowUps ----------------------------------------------------------------------------
+
+    def after_append(self, game_id: str, projection: Projection) -> None:
+        """Issue the jobs the new projection calls for; never fail the append that happened."""
+        for due in due_jobs(projection):
+            try:
+                self.issue(game_id, due)
+            except redis.RedisError:
+                # The events are stored; the sweeper re-issues what a queue outage lost.
+                log.warning("could not issue %s job for game %s seat %s", due.kind, game_id,
+                            due.seat, exc_info=True)
+
+    # --- issuing ------------------------------------------------------------------------------
+
+    def issue(self, game_id: str, due: Due) -> bool:
+        """Enqueue (bot) or schedule (clock) ``due`` once; False when it was already issued."""
+        jid = job_id(due.kind, game_id, due.seat, due.since)
+        with self._lock:
+            if jid in self._issued:
+                return False
+        job = self._job(game_id, due, jid)
+        try:
+            if due.kind == "clock" and due.at > time.time():
+                self.queue.schedule_job(job, _whole_second_after(due.at), unique=True)
+            else:
+                self.queue.enqueue_job(job, unique=True)
+            issued = True
+        except DuplicateJobError:
+            issued = False  # another process (or an earlier append) issued it
+        self._remember(jid)
+        return issued
+
+    def reissue(self, game_id: str, due: Due) -> None:
+        """Replace a job that finished, failed or was lost, and enqueue it now."""
+        jid = job_id(due.kind, game_id, due.seat, due.since)
+        try:
+            Job.fetch(jid, connection=self.connection).delete(remove_from_queue=True)
+        except NoSuchJobError:
+            pass
+        try:
+            self.queue.enqueue_job(self._job(game_id, due, jid), unique=True)
+        except DuplicateJobError:
+            pass  # issued again meanwhile by an append: that one will do
+        self._remember(jid)
+
+    def enqueue_now(self, game_id: str, due: Due) -> None:
+        """Move a scheduled job whose time has passed onto the queue (the scheduler is down)."""
+        jid = job_id(due.kind, game_id, due.seat, due.since)
+        registry = ScheduledJobRegistry(queue=self.queue)
+        # ZREM decides who moves it: the live scheduler or this call, never both.
+        if self.connection.zrem(registry.key, jid):
+            self.queue.enqueue_job(Job.fetch(jid, connection=self.connection))
+
+    def status(self, game_id: str, due: Due) -> JobState:
+        """What became of ``due``'s job (status None when there is no such job)."""
+        jid = job_id(due.kind, game_id, due.seat, due.since)
+        try:
+            job = Job.fetch(jid, connection=self.connection)
+        except NoSuchJobError:
+            return JobState(None, None, False)
+        status = job.get_status(refresh=False)
+        # "Queued" counts only on our own queue's list: a worker killed between taking a job
+        # (BLMOVE to RQ's intermediate list) and starting it leaves it "queued" on no list, and
+        # a job on another queue may have no workers at all.
+        waiting = status == JobStatus.QUEUED and job.origin == self.queue.name and \
+            self.queue.get_job_position(jid) is not None
+        return JobState(status, job.started_at, waiting)
+
+    def _job(self, game_id: str, due: Due, jid: str) -> Job:
+        function = BOT_TURN if due.kind == "bot" else TURN_TIMEOUT
+        return self.queue.create_job(function, args=(game_id, due.seat, due.since),
+                                     job_id=jid, timeout=JOB_TIMEOUT, result_ttl=RESULT_TTL,
+                                     failure_ttl=FAILURE_TTL,
+                                     description=f"{function}({game_id!r}, {due.seat}, "
+                                                 f"{due.since})")
+
+    def _remember(self, jid: str) -> None:
+        with self._lock:
+            self._issued[jid] = None
+            self._issued.move_to_end(jid)
+            while len(self._issued) > REMEMBERED:
+                self._issued.popitem(last=False)
+
+
+def _whole_second_after(moment: float) -> datetime:
+    return datetime.fromtimestamp(math.ceil(moment), UTC)

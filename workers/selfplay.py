@@ -1,0 +1,102 @@
+"""Self-play: whole games between bot levels, in process, with the rules alone (no Redis).
+
+Each bot is handed exactly what the worker hands it: the seat's ``view`` and its legal commands.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from games import get_game
+from games.core import Game, Rng
+
+MAX_STEPS = 100_000
+
+
+@dataclass
+class SelfPlayReport:
+    """What a batch of self-play games produced."""
+
+    game: str
+    levels: list[str]
+    games: int = 0
+    finished: int = 0
+    steps: int = 0
+    seconds: float = 0.0
+    wins: Counter[str] = field(default_factory=Counter)  # level -> seat wins
+    plays: Counter[str] = field(default_factory=Counter)  # level -> seat games
+    seat_wins: Counter[int] = field(default_factory=Counter)  # seat position -> wins
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds else 0.0
+
+    def win_rate(self, level: str) -> float:
+        """Share of the games a seat of ``level`` played that it won (ties count as wins)."""
+        return self.wins[level] / self.plays[level] if self.plays[level] else 0.0
+
+
+def play_one(game: Game, levels: list[str], seed: str, options: dict[str, Any] | None = None,
+             max_steps: int = MAX_STEPS) -> tuple[dict[str, Any] | None, int]:
+    """Play one game with ``levels[i]`` in seat ``i``; its result (None if unfinished), steps."""
+    loaded = game.load_options(options)
+    state = game.fold(game.setup(len(levels), loaded, Rng.for_version(seed, 0)))
+    bots = [game.bot(level) for level in levels]
+    chooser = Rng(seed + ":seats")
+    position = 1
+    for step in range(max_steps):
+        pending = game.pending(state)
+        if not pending:
+            return game.result(state), step
+        # In a reaction window any pending seat may answer first: pick one at random.
+        seats = sorted(pending)
+        seat = seats[chooser.below(len(seats))] if len(seats) > 1 else seats[0]
+        legal = game.legal_commands(state, seat)
+        command = bots[seat](game.view(state, seat), legal, Rng(f"{seed}:bot:{step}"))
+        events = game.decide(state, command, seat, Rng.for_version(seed, position))
+        state = game.fold(events, state)  # we own state, and decide never mutates it
+        position += len(events)
+    return None, max_steps
+
+
+def selfplay(game_name: str, games: int, levels: list[str], options: dict[str, Any] | None = None,
+             seed: str = "selfplay", rotate: bool = True) -> SelfPlayReport:
+    """Play ``games`` games; with ``rotate`` the levels move one seat on each game."""
+    game = get_game(game_name)
+    for level in set(levels):
+        game.bot(level)  # unknown levels fail before any game is played
+    report = SelfPlayReport(game_name, list(levels))
+    started = time.perf_counter()
+    for index in range(games):
+        shift = index % len(levels) if rotate else 0
+        seated = levels[shift:] + levels[:shift]
+        result, steps = play_one(game, seated, f"{seed}:{index}", options)
+        report.games += 1
+        report.steps += steps
+        for level in seated:
+            report.plays[level] += 1
+        if result is not None:
+            report.finished += 1
+            for winner in result.get("winners", []):
+                report.wins[seated[winner]] += 1
+                report.seat_wins[winner] += 1
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def format_report(report: SelfPlayReport) -> str:
+    """The report as a few lines of text."""
+    lines = [f"{report.game}: {report.games} games ({report.finished} finished) with seats "
+             f"{','.join(report.levels)} in {report.seconds:.2f}s = "
+             f"{report.games_per_second:.1f} games/s, "
+             f"{report.steps / max(report.games, 1):.0f} moves/game"]
+    for level in sorted(report.plays):
+        lines.append(f"  {level:>8}: win rate {report.win_rate(level):6.1%} "
+                     f"({report.wins[level]} wins in {report.plays[level]} seat-games)")
+    seats = ", ".join(f"seat {s}: {report.seat_wins[s] / max(report.games, 1):.1%}"
+                      for s in range(len(report.levels)))
+    lines.append(f"  by position: {seats}")
+    return "\n".join(lines)

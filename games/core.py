@@ -214,6 +214,11 @@ class Game:
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         raise NotImplementedError
 
+    def replay_view(self, state: State, viewer: Viewer, game_over: bool) -> dict[str, Any]:
+        """``viewer``'s view of an earlier state: as it was then while the game runs; once it
+        is over, whatever the game's end reveals to everyone (most games: everything)."""
+        return self.view(state, AUDITOR if game_over else viewer)
+
     def redact(self, event: Event, viewer: Viewer) -> Event | None:
         """``event`` as ``viewer`` may see it; None hides its data (the version stays visible)."""
         return event

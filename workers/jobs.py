@@ -78,6 +78,15 @@ def turn_timeout(game_id: str, seat: int, since: int) -> int | None:
     return outcome.version if outcome else None
 
 
+def undo_lapse(game_id: str, seat: int, since: int) -> int | None:
+    """The takeback ``seat`` asked for at version ``since`` went unanswered: it is declined."""
+    try:
+        outcome = service().lapse_undo(game_id, since)
+    except NotFound:
+        return None
+    return outcome.version if outcome else None
+
+
 def sweep() -> int:
     """Re-issue the jobs that running games need and have lost; how many were re-issued."""
     from workers.sweeper import Sweeper

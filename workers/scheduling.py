@@ -44,16 +44,18 @@ _SAFE_ID = re.compile(r"[A-Za-z0-9_-]+")
 
 BOT_TURN = "workers.jobs.bot_turn"
 TURN_TIMEOUT = "workers.jobs.turn_timeout"
+UNDO_LAPSE = "workers.jobs.undo_lapse"
+FUNCTIONS = {"bot": BOT_TURN, "clock": TURN_TIMEOUT, "undo": UNDO_LAPSE}
 
 
 @dataclass(frozen=True)
 class Due:
     """A job a projection calls for: a bot turn now, or a clock expiry at ``at``."""
 
-    kind: str  # "bot" or "clock"
+    kind: str  # "bot", "clock" or "undo" (a takeback request that lapses unanswered)
     seat: int
     since: int
-    at: float  # epoch seconds: when the prompt opened (bot) or its deadline (clock)
+    at: float  # epoch seconds: when the prompt opened (bot) or its deadline (clock, undo)
 
 
 def job_id(kind: str, game_id: str, seat: int, since: int) -> str:
@@ -78,6 +80,10 @@ def due_jobs(projection: Projection) -> list[Due]:
             deadline = projection.deadline(seat)
             if deadline is not None:
                 due.append(Due("clock", seat, opened["since"], deadline))
+    undo = projection.data.get("undo")
+    seconds = projection.data["options"].get("reaction_seconds", 0)
+    if undo and undo.get("waiting") and seconds:
+        due.append(Due("undo", undo["by"], undo["at_version"], undo["at"] / 1000 + seconds))
     return due
 
 
@@ -147,7 +153,7 @@ class JobScheduler:
                 return False
         job = self._job(game_id, due, jid)
         try:
-            if due.kind == "clock" and due.at > time.time():
+            if due.kind in ("clock", "undo") and due.at > time.time():
                 self.queue.schedule_job(job, _whole_second_after(due.at), unique=True)
             else:
                 self.queue.enqueue_job(job, unique=True)
@@ -194,7 +200,7 @@ class JobScheduler:
         return JobState(status, job.started_at, waiting)
 
     def _job(self, game_id: str, due: Due, jid: str) -> Job:
-        function = BOT_TURN if due.kind == "bot" else TURN_TIMEOUT
+        function = FUNCTIONS[due.kind]
         return self.queue.create_job(function, args=(game_id, due.seat, due.since),
                                      job_id=jid, timeout=JOB_TIMEOUT, result_ttl=RESULT_TTL,
                                      failure_ttl=FAILURE_TTL,

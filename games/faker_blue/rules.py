@@ -356,6 +356,11 @@ class FakerBlue(Game):
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         return views.view(state, viewer, self.pending(state))
 
+    def replay_view(self, state: State, viewer: Viewer, game_over: bool) -> dict[str, Any]:
+        """The end reveals nothing more: a never-challenged card stays hidden outside the
+        audit transcript (fakerblue.md; issue 4), so a replay shows what the seat saw then."""
+        return self.view(state, viewer)
+
     def redact(self, event: Event, viewer: Viewer) -> Event | None:
         return views.redact(event, viewer)
 

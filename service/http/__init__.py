@@ -9,7 +9,7 @@ from flask import Flask
 from service.accounts import Accounts
 from service.application import GameService
 from service.config import Config
-from service.http import commands, events_feed, games, players
+from service.http import audit, commands, events_feed, games, players, replay, undo
 from service.http.context import Tablestream
 from service.http.errors import ProblemApi
 from service.http.limiter import RateLimiter
@@ -17,7 +17,8 @@ from service.lobby import Lobby
 
 API_VERSION = "1.0.0"
 
-BLUEPRINTS = [players.blp, games.blp, commands.blp, events_feed.blp]
+BLUEPRINTS = [players.blp, games.blp, commands.blp, events_feed.blp, replay.blp, undo.blp,
+              audit.blp]
 
 
 def create_app(config: Config | None = None, followups: Any = None,

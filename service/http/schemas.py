@@ -141,3 +141,55 @@ class StreamQuery(ma.Schema):
     access_token = fields.String(metadata={
         "description": "Bearer token for clients that cannot set headers (EventSource)"})
     last_event_id = fields.Integer(validate=validate.Range(min=0))
+
+
+class ReplayQuery(ma.Schema):
+    version = fields.Integer(required=True, validate=validate.Range(min=1))
+
+
+class UndoRequest(ma.Schema):
+    to_version = fields.Integer(validate=validate.Range(min=1), metadata={
+        "description": "Take back to this version; default: just before your last move"})
+
+
+class UndoAnswer(ma.Schema):
+    accept = fields.Boolean(required=True)
+
+
+class DisputeIn(ma.Schema):
+    version = fields.Integer(required=True, validate=validate.Range(min=1))
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=500))
+
+
+class ExplainOut(ma.Schema):
+    version = fields.Integer()
+    batch = fields.List(fields.Integer(), metadata={
+        "description": "First and last version of the command's events"})
+    seat = fields.Integer(allow_none=True, metadata={"description": "Who sent the command"})
+    command = fields.Dict(allow_none=True, metadata={
+        "description": "The command as sent (its type only, to other seats)"})
+    before = fields.Dict(allow_none=True, metadata={
+        "description": "The state before it, as you may see it"})
+    checks = fields.List(fields.String(), metadata={
+        "description": "Why it was legal: the checks the rules made, in words"})
+    events = fields.List(fields.Nested(EventOut))
+
+
+class AuditOut(ma.Schema):
+    """A self-contained transcript: check it offline with `tablestream audit verify FILE`."""
+
+    class Meta:
+        unknown = ma.INCLUDE
+
+    format = fields.String()
+    game_id = fields.String()
+    game = fields.String()
+    rules_version = fields.String()
+    options = fields.Dict()
+    seats = fields.List(fields.Dict())
+    seed = fields.String(allow_none=True)
+    seed_sha256 = fields.String()
+    result = fields.Dict(allow_none=True)
+    events = fields.List(fields.Dict(), metadata={
+        "description": "Every event with its envelope and hash chain; commands as sent"})
+    commands = fields.List(fields.Dict())

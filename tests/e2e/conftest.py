@@ -27,12 +27,12 @@ def server(redis_url, tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
                                 "--job-workers", "0"], env=env, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}/v1"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         try:
-            if requests.get(f"{base}/games/catalog", timeout=1).status_code == 200:
+            if requests.get(f"{base}/games/catalog", timeout=5).status_code == 200:
                 break
-        except requests.ConnectionError:
+        except requests.RequestException:
             time.sleep(0.1)
     else:
         process.kill()

@@ -73,6 +73,12 @@ class Api:
                 on_step(step)
         raise AssertionError("the game did not end")
 
+    def service_rng(self, game_id: str, projection):
+        """The RNG the service would give ``decide`` at ``projection``'s position."""
+        from games.core import Rng
+
+        return Rng.for_version(self.service.seed(game_id), projection.position)
+
     def log_length(self, game_id: str) -> int:
         return self.service.store.last_version(game_id)
 

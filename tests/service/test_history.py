@@ -1,0 +1,217 @@
+"""Replay, takebacks, explain and disputes (issue 4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from events.projector import fold_upto
+from games import REGISTRY
+
+pytestmark = pytest.mark.skipif("loot" not in REGISTRY, reason="no loot")
+LOOT = REGISTRY.get("loot")
+
+
+def seat_to_move(api, game_id) -> int:
+    return int(min(api.get(game_id)["pending"]))
+
+
+def move(api, game_id, players, seat, kind: str | None = None):
+    mine = api.get(game_id, players[seat])
+    legal = [c for c in mine["legal_commands"] if kind is None or c["type"] == kind]
+    response = api.send(game_id, players[seat], legal[0], mine["version"])
+    assert response.status_code == 200, response.json
+    return legal[0]
+
+
+def until_a_merchant_can_be_played(api, game_id, players) -> int:
+    """Draw until the seat to move holds a merchant; returns that seat."""
+    for _ in range(40):
+        seat = seat_to_move(api, game_id)
+        kinds = {c["type"] for c in api.get(game_id, players[seat])["legal_commands"]}
+        if "play_merchant" in kinds:
+            return seat
+        move(api, game_id, players, seat, "draw")
+    pytest.fail("no merchant came")
+
+
+# --- replay -------------------------------------------------------------------------------------
+
+def test_replay_at_every_version_of_a_finished_game_equals_a_fresh_projection(seeded_api):
+    api = seeded_api
+    game_id, players = api.table("loot", 2)
+    api.play_to_end(game_id, players)
+    events = api.service.store.read(game_id)
+    for version in range(1, len(events) + 1):
+        fresh = fold_upto(events, version)
+        assert api.service.replay(game_id, version).data == fresh.data
+        body = api.client.get(f"/v1/games/{game_id}/replay?version={version}",
+                              headers=players[0]).json
+        assert body["version"] == version
+        if fresh.state is not None:
+            assert body["view"] == LOOT.replay_view(fresh.state, 0, True)
+
+
+def test_replay_during_a_game_shows_only_what_the_seat_could_see_then(seeded_api):
+    api = seeded_api
+    game_id, players = api.table("loot", 2)
+    for _ in range(6):
+        move(api, game_id, players, seat_to_move(api, game_id))
+    events = api.service.store.read(game_id)
+    for version in range(4, len(events) + 1):
+        state = fold_upto(events, version).state
+        for seat in (0, 1):
+            body = api.client.get(f"/v1/games/{game_id}/replay?version={version}",
+                                  headers=players[seat]).json
+            assert body["view"] == LOOT.view(state, seat)
+            assert "deck" not in body["view"] and "hands" not in body["view"]
+
+
+def test_replay_of_an_unknown_version_is_not_found(api):
+    game_id, players = api.table("tally", 1)
+    response = api.client.get(f"/v1/games/{game_id}/replay?version=999", headers=players[0])
+    assert response.status_code == 404
+    assert response.json["code"] == "version_not_found"
+
+
+# --- takebacks ----------------------------------------------------------------------------------
+
+def test_takeback_against_a_bot_is_granted_at_once_and_keeps_every_event(seeded_api):
+    api = seeded_api
+    players = [api.player("ann")]
+    game_id = api.create(players[0], "loot", [{"kind": "human"}, {"kind": "bot", "level": "basic"}])
+    api.client.post(f"/v1/games/{game_id}/start", headers=players[0])
+    assert seat_to_move(api, game_id) == 0
+    before = api.service.projection(game_id)
+    kinds = {c["type"] for c in api.get(game_id, players[0])["legal_commands"]}
+    move(api, game_id, players, 0, "play_merchant" if "play_merchant" in kinds else "draw")
+    length = api.log_length(game_id)
+    response = api.client.post(f"/v1/games/{game_id}/undo", headers=players[0], json={})
+    if "play_merchant" not in kinds:
+        assert response.json["code"] == "undo_past_hidden_information"
+        return
+    assert response.status_code == 200, response.json
+    after = api.service.projection(game_id)
+    assert after.state == before.state and after.position == before.position
+    types = [e.type for e in api.service.store.read(game_id, length + 1)]
+    assert types == ["undo_requested", "rewound"]
+    assert api.service.store.read(game_id, 1, length) == api.service.store.read(game_id)[:length]
+
+
+def test_takeback_against_a_human_waits_for_acceptance(seeded_api):
+    api = seeded_api
+    game_id, players = api.table("loot", 2)
+    seat = until_a_merchant_can_be_played(api, game_id, players)
+    before = api.service.projection(game_id)
+    move(api, game_id, players, seat, "play_merchant")
+    asked = api.client.post(f"/v1/games/{game_id}/undo", headers=players[seat], json={})
+    assert asked.status_code == 200, asked.json
+    assert asked.json["undo"]["waiting"] == [1 - seat]
+    assert api.service.projection(game_id).state != before.state
+    answered = api.client.post(f"/v1/games/{game_id}/undo/answer", headers=players[1 - seat],
+                               json={"accept": True})
+    assert answered.status_code == 200, answered.json
+    after = api.service.projection(game_id)
+    assert after.state == before.state and after.data["undo"] is None
+    assert [e.type for e in api.service.store.read(game_id)[-2:]] == ["undo_accepted", "rewound"]
+
+
+def test_declined_takeback_changes_nothing(seeded_api):
+    api = seeded_api
+    game_id, players = api.table("loot", 2)
+    seat = until_a_merchant_can_be_played(api, game_id, players)
+    move(api, game_id, players, seat, "play_merchant")
+    state = api.service.projection(game_id).state
+    api.client.post(f"/v1/games/{game_id}/undo", headers=players[seat], json={})
+    response = api.client.post(f"/v1/games/{game_id}/undo/answer", headers=players[1 - seat],
+                               json={"accept": False})
+    assert response.status_code == 200
+    assert api.service.projection(game_id).state == state
+    assert api.service.projection(game_id).data["undo"] is None
+
+
+def test_takeback_past_a_card_draw_is_refused(seeded_api):
+    api = seeded_api
+    game_id, players = api.table("loot", 2)
+    seat = seat_to_move(api, game_id)
+    move(api, game_id, players, seat, "draw")
+    length = api.log_length(game_id)
+    response = api.client.post(f"/v1/games/{game_id}/undo", headers=players[seat], json={})
+    assert response.status_code == 422
+    assert response.json["code"] == "undo_past_hidden_information"
+    assert api.log_length(game_id) == length
+
+
+def test_a_move_repeated_after_a_takeback_meets_the_same_random_outcome(seeded_api):
+    api = seeded_api
+    game_id, players = api.table("loot", 2)
+    seat = until_a_merchant_can_be_played(api, game_id, players)
+    before = api.service.projection(game_id)
+    move(api, game_id, players, seat, "play_merchant")
+    api.client.post(f"/v1/games/{game_id}/undo", headers=players[seat], json={})
+    api.client.post(f"/v1/games/{game_id}/undo/answer", headers=players[1 - seat],
+                    json={"accept": True})
+    assert api.service.projection(game_id).position == before.position
+    move(api, game_id, players, seat, "draw")
+    drawn = api.service.store.read(game_id)[-2:]
+    # The same draw without the takeback, decided on the state before it at the same position.
+    twin = LOOT.decide(before.state, {"type": "draw"}, seat, api.service_rng(game_id, before))
+    assert [e.data for e in drawn if e.type == "card_drawn"] == \
+        [e.data for e in twin if e.type == "card_drawn"]
+
+
+def test_nothing_to_take_back_is_a_clear_error(api):
+    game_id, players = api.table("tally", 2)
+    response = api.client.post(f"/v1/games/{game_id}/undo", headers=players[0], json={})
+    assert response.status_code == 422
+    assert response.json["code"] == "nothing_to_undo"
+
+
+# --- explain and disputes -----------------------------------------------------------------------
+
+def test_explain_names_the_sender_the_command_and_the_checks(seeded_api):
+    api = seeded_api
+    game_id, players = api.table("loot", 2)
+    seat = seat_to_move(api, game_id)
+    command = move(api, game_id, players, seat)
+    version = api.get(game_id)["version"]
+    mine = api.client.get(f"/v1/games/{game_id}/events/{version}/explain",
+                          headers=players[seat]).json
+    assert mine["seat"] == seat and mine["command"] == command
+    assert mine["checks"] and mine["events"] and mine["before"]["hand"] is not None
+    theirs = api.client.get(f"/v1/games/{game_id}/events/{version}/explain",
+                            headers=players[1 - seat]).json
+    assert theirs["command"] == {"type": command["type"]}
+
+
+def test_a_dispute_is_recorded_and_ruled_at_once(seeded_api):
+    api = seeded_api
+    game_id, players = api.table("loot", 2)
+    seat = seat_to_move(api, game_id)
+    move(api, game_id, players, seat)
+    version = api.get(game_id)["version"]
+    response = api.client.post(f"/v1/games/{game_id}/disputes", headers=players[1 - seat],
+                               json={"version": version, "reason": "that draw looks wrong"})
+    assert response.status_code == 201, response.json
+    opened, ruled = response.json["events"]
+    assert opened["type"] == "dispute_opened" and opened["data"]["version"] == version
+    assert ruled["type"] == "dispute_ruled" and ruled["data"]["upheld"] is False
+    assert "seed" not in str(ruled["data"]).lower() or "committed seed" in ruled["data"]["finding"]
+
+
+def test_an_unanswered_takeback_lapses_after_the_reaction_clock(seeded_api):
+    from workers.scheduling import due_jobs
+
+    api = seeded_api
+    game_id, players = api.table("loot", 2, {"reaction_seconds": 30})
+    seat = until_a_merchant_can_be_played(api, game_id, players)
+    move(api, game_id, players, seat, "play_merchant")
+    api.client.post(f"/v1/games/{game_id}/undo", headers=players[seat], json={})
+    projection = api.service.projection(game_id)
+    undo = projection.data["undo"]
+    lapse = [d for d in due_jobs(projection) if d.kind == "undo"]
+    assert [(d.seat, d.since, d.at) for d in lapse] == \
+        [(seat, undo["at_version"], undo["at"] / 1000 + 30)]
+    assert api.service.lapse_undo(game_id, undo["at_version"] - 1) is None  # a stale alarm
+    outcome = api.service.lapse_undo(game_id, undo["at_version"])
+    assert [e.type for e in outcome.events] == ["undo_declined"]
+    assert api.service.projection(game_id).data["undo"] is None

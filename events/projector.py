@@ -177,8 +177,8 @@ def _apply_platform(data: dict[str, Any], kind: str, payload: dict[str, Any],
         seat["timeouts"] = 0
     elif kind == "undo_requested":
         data["undo"] = {"by": payload["seat"], "to_version": payload["to_version"],
-                        "at_version": event.version, "at": event.at, "waiting": payload.get("waiting", []),
-                        "accepted": []}
+                        "at_version": event.version, "at": event.at,
+                        "waiting": payload.get("waiting", []), "accepted": []}
     elif kind == "undo_accepted" and data["undo"]:
         data["undo"]["accepted"].append(payload["seat"])
         data["undo"]["waiting"] = [s for s in data["undo"]["waiting"] if s != payload["seat"]]

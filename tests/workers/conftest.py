@@ -32,8 +32,9 @@ from workers.scheduling import JobScheduler, queue_connection
 
 WORKERS_DB = 9
 
-# Games the end-to-end tests play: tally always, loot once its rules are registered.
-GAMES = ["tally"] + (["loot"] if "loot" in games.REGISTRY else [])
+# Games the end-to-end tests play: tally, and every hosted game that is registered.
+GAMES = ["tally"] + [name for name in ("loot", "maskmen", "faker_blue")
+                     if name in games.REGISTRY]
 
 
 def wait_for(predicate: Callable[[], Any], timeout: float = 10.0, interval: float = 0.02,

@@ -87,6 +87,8 @@ def test_a_human_plays_bots_over_http_and_the_bots_answer_every_turn(game, api,
         response = api.post(f"/v1/games/{game_id}/commands", headers=headers,
                             json={**view["legal_commands"][0],
                                   "expected_version": view["version"]})
+        if response.status_code == 409:
+            continue  # a bot answered in the same reaction window first: look again
         assert response.status_code == 200, response.json
         human_turns += 1
     final = _get(api, game_id)

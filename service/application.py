@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from marshmallow import ValidationError, missing
 
+from events.audit import transcript, verify_version
 from events.projector import Projection, Projector, is_platform_event, with_batch_ends
 from events.store import (
     AppendResult,
@@ -538,8 +539,6 @@ class GameService:
     def dispute(self, game_id: str, player_id: str, version: int, reason: str) -> Outcome:
         """A seat disputes the play at ``version``: recorded, and ruled at once by re-running
         the rules over the log with the secret seed (the ruling reveals no hidden data)."""
-        from events.audit import transcript, verify_version
-
         projection = self.projection(game_id)
         seat = self._seat(projection, player_id)
         if not 1 <= version <= projection.version:
@@ -558,8 +557,6 @@ class GameService:
 
     def audit_transcript(self, game_id: str, player: dict[str, Any] | None) -> dict[str, Any]:
         """The self-contained transcript with the seed: after the end, or for the auditor."""
-        from events.audit import transcript
-
         projection = self.projection(game_id)
         auditor = player is not None and "auditor" in player.get("roles", [])
         if projection.status != "finished" and not auditor:

@@ -78,6 +78,25 @@ def _supervise(children: list[subprocess.Popen]) -> None:
             child.kill()
 
 
+@main.group()
+def player() -> None:
+    """Manage players (for operators: the API creates ordinary players itself)."""
+
+
+@player.command("create")
+@click.argument("name")
+@click.option("--role", "roles", multiple=True, type=click.Choice(["auditor"]),
+              help="auditor: may read any game's full log and seed before it ends")
+def create_player(name: str, roles: tuple[str, ...]) -> None:
+    """Create a player on $REDIS_URL (or the embedded server) and print its bearer token."""
+    from events.embedded_redis import redis_url
+    from events.redis_store import connect
+    from service.accounts import Accounts
+
+    found, token = Accounts(connect(redis_url())).create(name, list(roles))
+    click.echo(f"{found['id']} {token}")
+
+
 @main.command()
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default="-",
               show_default=True)
@@ -87,6 +106,16 @@ def openapi(output: str) -> None:
 
     with click.open_file(output, "w") as handle:
         handle.write(openapi_yaml())
+
+
+from workers.cli import selfplay, worker  # noqa: E402  (workers' commands join the group)
+
+main.add_command(worker)
+main.add_command(selfplay)
+
+from service.audit_cli import audit  # noqa: E402  (offline: imports no Redis or Flask)
+
+main.add_command(audit)
 
 
 if __name__ == "__main__":

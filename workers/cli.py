@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import click
 
-from workers.runner import WORKER_CLASSES
+# Names only: importing workers.runner would load rq and redis into every `tablestream`
+# command, and `audit verify` must run offline with neither.
+WORKER_CLASS_NAMES = ("fork", "simple")
 
 
 @click.command()
@@ -13,7 +15,7 @@ from workers.runner import WORKER_CLASSES
 @click.option("--burst", is_flag=True, help="quit when the queue is empty")
 @click.option("--workers", type=int, default=1, show_default=True,
               help="worker processes (a pool when > 1)")
-@click.option("--worker-class", type=click.Choice(sorted(WORKER_CLASSES)), default="simple",
+@click.option("--worker-class", type=click.Choice(WORKER_CLASS_NAMES), default="simple",
               show_default=True, help="simple: jobs in-process (fastest); fork: one per job")
 @click.option("--queue", default=None, help="[default: $TABLESTREAM_QUEUE or tablestream]")
 @click.option("--log-level", default="WARNING", show_default=True)

@@ -215,3 +215,31 @@ def test_an_unanswered_takeback_lapses_after_the_reaction_clock(seeded_api):
     outcome = api.service.lapse_undo(game_id, undo["at_version"])
     assert [e.type for e in outcome.events] == ["undo_declined"]
     assert api.service.projection(game_id).data["undo"] is None
+
+
+# --- the audit transcript -----------------------------------------------------------------------
+
+def test_the_audit_transcript_is_published_at_the_end_and_verifies_offline(seeded_api):
+    from events.audit import verify
+
+    api = seeded_api
+    game_id, players = api.table("loot", 2)
+    early = api.client.get(f"/v1/games/{game_id}/audit", headers=players[0])
+    assert early.status_code == 403 and early.json["code"] == "audit_not_available"
+    api.play_to_end(game_id, players)
+    body = api.client.get(f"/v1/games/{game_id}/audit", headers=players[1]).json
+    assert body["seed"] == "tablestream-test-seed" and body["game"] == "loot"
+    assert body["events"][-1]["type"] == "seed_revealed"
+    finding = verify(body)
+    assert finding.ok, str(finding)
+    assert finding.commands == len(body["commands"]) > 0
+
+
+def test_an_auditor_may_read_the_transcript_of_a_running_game(seeded_api):
+    api = seeded_api
+    game_id, _ = api.table("loot", 2)
+    _, token = api.app.extensions["tablestream"].accounts.create("judge", ["auditor"])
+    response = api.client.get(f"/v1/games/{game_id}/audit",
+                              headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 200
+    assert response.json["seed"] == "tablestream-test-seed"

@@ -37,3 +37,10 @@ def test_the_selfplay_command_prints_win_rates_and_games_per_second():
 def test_the_selfplay_command_refuses_an_unknown_level():
     result = CliRunner().invoke(main, ["selfplay", "tally", "--seats", "genius,random"])
     assert result.exit_code != 0 and "genius" in result.output
+
+
+def test_worker_class_names_offered_by_the_cli_are_the_runners():
+    from workers.cli import WORKER_CLASS_NAMES
+    from workers.runner import WORKER_CLASSES
+
+    assert sorted(WORKER_CLASS_NAMES) == sorted(WORKER_CLASSES)

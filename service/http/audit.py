@@ -1,0 +1,49 @@
+"""Settling arguments: the audit transcript, explaining one event, and disputes."""
+
+from __future__ import annotations
+
+from flask.views import MethodView
+
+from service.http.blueprint import Blueprint
+from service.http.context import ctx, current_player, optional_player
+from service.http.schemas import AuditOut, CommandOut, DisputeIn, ExplainOut
+
+blp = Blueprint("audit", __name__, url_prefix="/v1/games", description="Audit and disputes")
+
+
+@blp.route("/<game_id>/audit")
+class Audit(MethodView):
+    @blp.response(200, AuditOut)
+    @blp.errors(401, 403, 404)
+    def get(self, game_id):
+        """Download the full log with the seed and hash chain (after the end, or as auditor)."""
+        return ctx().service.audit_transcript(game_id, optional_player())
+
+
+@blp.route("/<game_id>/events/<int:version>/explain")
+class Explain(MethodView):
+    @blp.response(200, ExplainOut)
+    @blp.errors(401, 404)
+    def get(self, game_id, version):
+        """Explain an event: the command behind it, the state before, why it was legal."""
+        service = ctx().service
+        viewer = service.viewer_for(service.projection(game_id), optional_player())
+        return service.explain(game_id, version, viewer)
+
+
+@blp.route("/<game_id>/disputes")
+class Disputes(MethodView):
+    @blp.arguments(DisputeIn)
+    @blp.response(201, CommandOut)
+    @blp.errors(400, 401, 403, 404, 409)
+    def post(self, body, game_id):
+        """Dispute a play: recorded, and ruled at once by re-running the rules over the log."""
+        tablestream = ctx()
+        player = current_player()
+        outcome = tablestream.service.dispute(game_id, player["id"], body["version"],
+                                              body["reason"])
+        projection = outcome.projection
+        viewer = tablestream.service.viewer_for(projection, player)
+        return {"version": outcome.version,
+                "events": [tablestream.service.public_event(projection.game, e, viewer)
+                           for e in outcome.events]}

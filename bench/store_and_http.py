@@ -32,7 +32,7 @@ from events import embedded_redis
 from events.projector import Projector
 from events.redis_store import RedisEventStore, connect
 from events.store import NewEvent
-from tests.e2e.conftest import free_port
+from tests.e2e.conftest import free_port, stop
 
 CLIENTS = int(os.environ.get("BENCH_CLIENTS", "8"))
 MOVES_PER_CLIENT = int(os.environ.get("BENCH_MOVES", "150"))
@@ -54,7 +54,8 @@ def start_server(redis_url: str) -> tuple[subprocess.Popen, str]:
     env = {**os.environ, "REDIS_URL": redis_url, "RATE_LIMIT_PER_SECOND": "0",
            "TABLESTREAM_WORKERS": "0"}
     process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-                                "--job-workers", "0"], env=env, stdout=subprocess.DEVNULL)
+                                "--job-workers", "0"], env=env, stdout=subprocess.DEVNULL,
+                               start_new_session=True)
     base = f"http://127.0.0.1:{port}/v1"
     for _ in range(300):
         try:
@@ -62,7 +63,7 @@ def start_server(redis_url: str) -> tuple[subprocess.Popen, str]:
             return process, base
         except requests.ConnectionError:
             time.sleep(0.1)
-    process.kill()
+    stop(process)
     raise SystemExit("server did not start")
 
 
@@ -164,8 +165,7 @@ def main() -> None:
         short_cold, short_http = view_read_ms(store, base, short_id)
         long_cold, long_http = view_read_ms(store, base, long_id)
     finally:
-        process.terminate()
-        process.wait()
+        stop(process)
         if server:
             server.stop()
     print(f"raw Lua append round trips/s   {raw:10.0f}")

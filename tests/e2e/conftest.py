@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -24,8 +26,10 @@ def server(redis_url, tmp_path):
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "RATE_LIMIT_PER_SECOND": "0",
            "TABLESTREAM_DATA": str(tmp_path)}
+    # A session of its own, so teardown can stop gunicorn's workers even if serve is killed.
     process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-                                "--job-workers", "0"], env=env, stdout=subprocess.DEVNULL)
+                                "--job-workers", "0"], env=env, stdout=subprocess.DEVNULL,
+                               start_new_session=True)
     base = f"http://127.0.0.1:{port}/v1"
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
@@ -35,8 +39,18 @@ def server(redis_url, tmp_path):
         except requests.RequestException:
             time.sleep(0.1)
     else:
-        process.kill()
+        stop(process)
         pytest.fail("the server did not come up")
     yield base
-    process.terminate()
-    process.wait(timeout=20)
+    stop(process)
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Stop `serve` and everything it started (SIGTERM, then SIGKILL to the whole group)."""
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        pass
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)

@@ -33,7 +33,7 @@ class Explain(MethodView):
 
 @blp.route("/<game_id>/disputes")
 class Disputes(MethodView):
-    @blp.arguments(DisputeIn)
+    @blp.arguments(DisputeIn())
     @blp.response(201, CommandOut)
     @blp.errors(400, 401, 403, 404, 409)
     def post(self, body, game_id):

@@ -13,7 +13,7 @@ blp = Blueprint("commands", __name__, url_prefix="/v1/games", description="Moves
 
 @blp.route("/<game_id>/commands")
 class Commands(MethodView):
-    @blp.arguments(CommandIn)
+    @blp.arguments(CommandIn())
     @blp.response(200, CommandOut)
     @blp.errors(400, 401, 403, 404, 409, 422, 429)
     def post(self, body, game_id):

@@ -17,7 +17,7 @@ blp = Blueprint("events", __name__, url_prefix="/v1/games", description="The eve
 
 @blp.route("/<game_id>/events")
 class Events(MethodView):
-    @blp.arguments(EventsQuery, location="query")
+    @blp.arguments(EventsQuery(), location="query")
     @blp.response(200, EventPage)
     @blp.errors(400, 401, 404)
     def get(self, query, game_id):
@@ -36,7 +36,7 @@ class Events(MethodView):
 
 @blp.route("/<game_id>/events/stream")
 class EventStream(MethodView):
-    @blp.arguments(StreamQuery, location="query")
+    @blp.arguments(StreamQuery(), location="query")
     @blp.doc(responses={"200": {"description": "A text/event-stream of events; each `id` is "
                                 "the event's version, resumable with Last-Event-ID",
                                 "content": {"text/event-stream": {"schema": {"type": "string"}}}}})

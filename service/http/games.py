@@ -42,14 +42,14 @@ class Catalog(MethodView):
 
 @blp.route("")
 class Games(MethodView):
-    @blp.arguments(LobbyQuery, location="query")
+    @blp.arguments(LobbyQuery(), location="query")
     @blp.response(200, GameSummary(many=True))
     @blp.errors(400)
     def get(self, query):
         """List games in the lobby, newest first."""
         return ctx().lobby.list(query.get("status"), query.get("game"), query["limit"])
 
-    @blp.arguments(GameCreate)
+    @blp.arguments(GameCreate())
     @blp.response(201, GameOut)
     @blp.errors(400, 401)
     def post(self, body):
@@ -77,7 +77,7 @@ class GameResource(MethodView):
 
 @blp.route("/<game_id>/join")
 class Join(MethodView):
-    @blp.arguments(JoinRequest, required=False)
+    @blp.arguments(JoinRequest(), required=False)
     @blp.response(200, GameOut)
     @blp.errors(400, 401, 404, 409)
     def post(self, body, game_id):

@@ -13,7 +13,7 @@ blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Play
 
 @blp.route("")
 class Players(MethodView):
-    @blp.arguments(PlayerCreate)
+    @blp.arguments(PlayerCreate())
     @blp.response(201, PlayerCreated)
     @blp.errors(400)
     def post(self, body):

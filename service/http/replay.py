@@ -13,7 +13,7 @@ blp = Blueprint("replay", __name__, url_prefix="/v1/games", description="Replay"
 
 @blp.route("/<game_id>/replay")
 class Replay(MethodView):
-    @blp.arguments(ReplayQuery, location="query")
+    @blp.arguments(ReplayQuery(), location="query")
     @blp.response(200, GameOut)
     @blp.errors(400, 401, 404)
     def get(self, query, game_id):

@@ -14,7 +14,7 @@ blp = Blueprint("undo", __name__, url_prefix="/v1/games", description="Takebacks
 
 @blp.route("/<game_id>/undo")
 class Undo(MethodView):
-    @blp.arguments(UndoRequest, required=False)
+    @blp.arguments(UndoRequest(), required=False)
     @blp.response(200, GameOut)
     @blp.errors(400, 401, 403, 404, 409, 422)
     def post(self, body, game_id):
@@ -26,7 +26,7 @@ class Undo(MethodView):
 
 @blp.route("/<game_id>/undo/answer")
 class UndoAnswerResource(MethodView):
-    @blp.arguments(UndoAnswer)
+    @blp.arguments(UndoAnswer())
     @blp.response(200, GameOut)
     @blp.errors(400, 401, 403, 404, 409)
     def post(self, body, game_id):

@@ -28,7 +28,7 @@ openapi: install
 
 bench: install
 	$(BIN)/python bench/store_and_http.py
-	$(BIN)/python bench/workers.py
+	$(BIN)/python bench/bots_and_clocks.py
 
 clean:
 	rm -rf $(VENV) *.egg-info

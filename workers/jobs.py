@@ -96,7 +96,7 @@ def sweep() -> int:
 
 
 def noop() -> None:
-    """Does nothing: the baseline for job latency in bench/workers.py."""
+    """Does nothing: the baseline for job latency in bench/bots_and_clocks.py."""
     return None
 
 

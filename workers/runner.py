@@ -2,7 +2,7 @@
 
 The default is ``SimpleWorker`` (jobs run in the worker process): a bot move or clock expiry takes
 a few milliseconds, and RQ's forking ``Worker`` adds a fork per job and throws away the
-process-wide GameService (connections, projection cache) with each child; bench/workers.py
+process-wide GameService (connections, projection cache) with each child; bench/bots_and_clocks.py
 measures the three choices. Jobs are idempotent, so losing the fork's isolation costs nothing
 a crashed job could not already cause: the sweeper re-issues whatever a dead worker held.
 """
@@ -85,7 +85,7 @@ class TablestreamWorker(SweepingMixin, SimpleWorker):
 
 
 class ForkingTablestreamWorker(SweepingMixin, Worker):
-    """RQ's classic fork-per-job worker, kept for comparison (bench/workers.py)."""
+    """RQ's classic fork-per-job worker, kept for comparison (bench/bots_and_clocks.py)."""
 
 
 WORKER_CLASSES = {"simple": TablestreamWorker, "fork": ForkingTablestreamWorker}

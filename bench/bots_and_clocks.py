@@ -6,7 +6,7 @@ is handed to RQ (for a bot, the moment its turn opened: right after the append, 
 enqueue) to the moment this process sees the outcome through a blocking XREAD (the job's result
 stream for the no-op, the game's log for the bot's event).
 
-    python bench/workers.py [--turns 300] [--selfplay 300]
+    python bench/bots_and_clocks.py [--turns 300] [--selfplay 300]
 """
 
 from __future__ import annotations

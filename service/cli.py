@@ -39,14 +39,28 @@ def serve(host: str, port: int, web_workers: int, job_workers: int) -> None:
     children = [subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers",
          str(web_workers), "--worker-connections", "2000", "--bind", f"{host}:{port}",
-         "--graceful-timeout", "5", "--log-level", "warning", "service.wsgi:app"], env=env)]
+         "--graceful-timeout", "5", "--log-level", "warning", "service.wsgi:app"], env=env,
+        preexec_fn=_detach_from_terminal)]
     if job_workers > 0 and _has_workers():
         children += [subprocess.Popen([sys.executable, "-m", "workers", "--with-scheduler"],
-                                      env=env) for _ in range(job_workers)]
+                                      env=env, preexec_fn=_detach_from_terminal)
+                     for _ in range(job_workers)]
     click.echo(f"Tablestream is serving on http://{host}:{port}/v1 (Ctrl-C stops it)")
     _supervise(children)
     if redis_server is not None:
         redis_server.stop()
+
+
+def _detach_from_terminal() -> None:
+    """In a child: leave the terminal's process group, so Ctrl-C reaches only `serve`, which
+    then stops each child cleanly; and die with `serve` if it is killed outright (Linux)."""
+    os.setpgid(0, 0)
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
 
 
 def _has_workers() -> bool:

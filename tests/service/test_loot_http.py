@@ -63,3 +63,21 @@ def test_four_players_play_a_whole_team_game_over_http(seeded_api):
 
 
 PINNED_TWO_PLAYER = {0: 51, 1: 49}
+
+
+def test_an_illegal_loot_play_is_a_422_naming_the_rule_and_appends_nothing(seeded_api):
+    api = seeded_api
+    game_id, players = api.table("loot", 2)
+    seat = int(min(api.get(game_id)["pending"]))
+    mine = api.get(game_id, players[seat])
+    length = api.log_length(game_id)
+    # A pirate with no merchant ship at sea: loot.md §5.1.
+    pirate = next(card for card in mine["view"]["hand"] if card.startswith("P-"))
+    response = api.send(game_id, players[seat],
+                        {"type": "play_pirate", "card": pirate, "merchant": "M2a"},
+                        mine["version"])
+    assert response.status_code == 422
+    assert response.mimetype == "application/problem+json"
+    assert response.json["code"] in ("merchant_not_in_play", "no_merchant_in_play")
+    assert response.json["legal_commands"] == mine["legal_commands"]
+    assert api.log_length(game_id) == length

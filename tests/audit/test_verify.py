@@ -17,6 +17,7 @@ from games.core import Rejected, Rng
 from service.application import GameService
 from tests.audit.memory_store import MemoryStore
 from tests.audit.recorder import export, record_game, record_move, rehash
+from tests.playing import play_randomly
 
 GAMES = ["loot", "maskmen", "faker_blue", "tally"]
 SEED = "a-secret-seed"
@@ -64,18 +65,6 @@ def test_transcript_fields():
     json.dumps(doc)  # self-contained plain JSON
 
 
-def play_service(service: GameService, game_id: str, seed: int) -> None:
-    rng = Rng(f"service-play-{seed}")
-    for _ in range(5000):
-        projection = service.projection(game_id)
-        if projection.status == "finished":
-            return
-        seat = int(sorted(projection.opened)[rng.below(len(projection.opened))])
-        legal = projection.game.legal_commands(projection.state, seat)
-        service.act(game_id, seat, legal[rng.below(len(legal))], projection.version, None)
-    pytest.fail("the game did not end")
-
-
 @pytest.mark.parametrize("name", GAMES)
 def test_games_recorded_by_the_real_service_verify(name):
     """The application's own appends (over an in-memory store) verify, not just our recorder's."""
@@ -83,7 +72,7 @@ def test_games_recorded_by_the_real_service_verify(name):
     service = GameService(store, seed_factory=lambda: f"service-{name}")
     bots = [{"kind": "bot", "level": "random"}] * max(2, REGISTRY[name].min_seats)
     game_id = service.create_game("p0", name, {}, bots)
-    play_service(service, game_id, 0)
+    play_randomly(service, game_id, 0)
     finding = verify(json.loads(json.dumps(transcript(game_id, store.read(game_id),
                                                       service.seed(game_id)))))
     assert finding.ok, str(finding)
@@ -102,7 +91,7 @@ def test_a_takeback_verifies():
         service.act(game_id, seat, {"type": "add", "amount": amount}, projection.version, None)
     taken = service.request_undo(game_id, "p0")
     assert [e.type for e in taken.events] == ["undo_requested", "rewound"]
-    play_service(service, game_id, 1)
+    play_randomly(service, game_id, 1)
     doc = transcript(game_id, store.read(game_id), service.seed(game_id))
     assert verify(doc).ok, str(verify(doc))
     # The move after the takeback must still be re-decided at the restored index.

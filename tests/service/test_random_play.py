@@ -8,8 +8,8 @@ import pytest
 from events.projector import Projector, empty, with_batch_ends
 from events.projector import apply as apply_event
 from games import REGISTRY
-from games.core import Rng
 from games.loot.data import CARDS
+from tests.playing import play_randomly
 
 pytestmark = pytest.mark.skipif("loot" not in REGISTRY, reason="no loot")
 
@@ -24,18 +24,6 @@ def loot_cards(state) -> list[str]:
     for ship in state["ships"]:
         cards += [ship["m"], *(card for _, card in ship["plays"])]
     return sorted(cards)
-
-
-def play_randomly(service, game_id: str, seed: int) -> None:
-    rng = Rng(f"random-play-{seed}")
-    for _ in range(5000):
-        projection = service.projection(game_id)
-        if projection.status == "finished":
-            return
-        seat = int(sorted(projection.opened)[rng.below(len(projection.opened))])
-        legal = projection.game.legal_commands(projection.state, seat)
-        service.act(game_id, seat, legal[rng.below(len(legal))], projection.version, None)
-    pytest.fail("the game did not end")
 
 
 @pytest.mark.parametrize("seats", [2, 3, 5, 8])

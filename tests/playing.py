@@ -1,0 +1,20 @@
+"""Helpers that play games through a real GameService (no HTTP)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core import Rng
+
+
+def play_randomly(service, game_id: str, seed: int | str) -> None:
+    """Play a started game to its end: a seeded random pending seat sends a random legal command."""
+    rng = Rng(f"random-play-{seed}")
+    for _ in range(5000):
+        projection = service.projection(game_id)
+        if projection.status == "finished":
+            return
+        seat = int(sorted(projection.opened)[rng.below(len(projection.opened))])
+        legal = projection.game.legal_commands(projection.state, seat)
+        service.act(game_id, seat, legal[rng.below(len(legal))], projection.version, None)
+    pytest.fail("the game did not end")

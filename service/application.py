@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import secrets
 import threading
 import time
@@ -28,6 +29,8 @@ from events.store import (
 from games import REGISTRY, UNLISTED
 from games.core import AUDITOR, SPECTATOR, Command, Event, Game, Rejected, Rng, Viewer
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, RuleViolation
+
+log = logging.getLogger(__name__)
 
 CACHE_SIZE = 2048
 
@@ -360,11 +363,8 @@ class GameService:
         and its command id is derived from (game, seat, since), so a job run twice acts once.
         """
         command_id = machine_command_id("bot", game_id, seat, since)
-        for _ in range(retries):
-            earlier = self._earlier(game_id, command_id)
-            if earlier:
-                return earlier
-            projection = self.projection(game_id)
+
+        def attempt(projection: Projection) -> Outcome | None:
             opened = projection.opened.get(str(seat))
             level = projection.seats[seat].get("bot") if projection.seats else None
             if projection.status != "running" or not opened or opened["since"] != since \
@@ -372,14 +372,17 @@ class GameService:
                 return None  # no_longer_pending: the seat already acted or is human again
             game = projection.game
             legal = game.legal_commands(projection.state, seat)
-            view = game.view(projection.state, seat)
-            command = game.bot(level)(view, legal, Rng(command_id))
+            command = game.bot(level)(game.view(projection.state, seat), legal, Rng(command_id))
             try:
                 return self.act(game_id, seat, command, projection.version, command_id,
                                 projection=projection)
-            except Conflict:
-                continue  # another seat answered in the same reaction window: look again
-        return None
+            except (RuleViolation, BadRequest):
+                # A bot bug must not stall the table: the seat's default move is always legal.
+                log.exception("bot %s chose an illegal command in game %s", level, game_id)
+                return self.act(game_id, seat, game.default_command(projection.state, seat),
+                                projection.version, command_id, projection=projection)
+
+        return self._once(game_id, command_id, attempt, retries)
 
     def expire_clock(self, game_id: str, seat: int, since: int,
                      now: float | None = None, retries: int = 5) -> Outcome | None:
@@ -389,11 +392,8 @@ class GameService:
         player takes it back by sending any command.
         """
         command_id = machine_command_id("clock", game_id, seat, since)
-        for _ in range(retries):
-            earlier = self._earlier(game_id, command_id)
-            if earlier:
-                return earlier
-            projection = self.projection(game_id)
+
+        def attempt(projection: Projection) -> Outcome | None:
             prompt = self.pending_public(projection).get(str(seat))
             if projection.status != "running" or not prompt or prompt["since"] != since \
                     or prompt["deadline"] is None:
@@ -407,9 +407,22 @@ class GameService:
                 level = "basic" if "basic" in game.bot_levels else game.bot_levels[0]
                 prefix.append(NewEvent("seat_replaced_by_bot", {"seat": seat, "level": level}))
             command = game.default_command(projection.state, seat)
+            return self.act(game_id, seat, command, projection.version, command_id,
+                            prefix=prefix, projection=projection)
+
+        return self._once(game_id, command_id, attempt, retries)
+
+    def _once(self, game_id: str, command_id: str,
+              attempt: Callable[[Projection], Outcome | None], retries: int) -> Outcome | None:
+        """Run a server-side move at most once: the first answer if ``command_id`` was already
+        appended, else ``attempt`` on the latest projection, looking again after a conflict
+        (another seat answered in the same reaction window)."""
+        for _ in range(retries):
+            earlier = self._earlier(game_id, command_id)
+            if earlier:
+                return earlier
             try:
-                return self.act(game_id, seat, command, projection.version, command_id,
-                                prefix=prefix, projection=projection)
+                return attempt(self.projection(game_id))
             except Conflict:
                 continue
         return None

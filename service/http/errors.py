@@ -36,6 +36,7 @@ class ProblemSchema(ma.Schema):
     legal_commands = ma.fields.List(ma.fields.Dict(), metadata={
         "description": "The caller's legal commands now (rule violations)"})
     details = ma.fields.Dict(metadata={"description": "Rule-specific facts"})
+    retry_after = ma.fields.Integer(metadata={"description": "Seconds to wait (429)"})
 
 
 def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Response:
@@ -66,7 +67,10 @@ class ProblemApi(Api):
         self._app.register_error_handler(ServiceError, self.handle_service_error)
 
     def handle_service_error(self, error: ServiceError) -> Response:
-        return problem(error.status, error.code, error.title, error.detail, **error.extra)
+        response = problem(error.status, error.code, error.title, error.detail, **error.extra)
+        if "retry_after" in error.extra:
+            response.headers["Retry-After"] = str(error.extra["retry_after"])
+        return response
 
     def handle_http_exception(self, error: HTTPException) -> Response:
         status = error.code or 500

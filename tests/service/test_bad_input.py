@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from service.config import Config
+from service.http import create_app
+from tests.service.conftest import Api
+
 
 @pytest.fixture
 def table(api):
@@ -133,3 +137,18 @@ def test_unknown_game_is_not_found(api):
 
 def test_unknown_route_is_a_problem_too(api):
     _assert_problem(api.client.get("/v1/nothing-here"), 404, "not_found")
+
+
+def test_too_many_commands_a_second_get_429_and_append_nothing(redis_url):
+    limited = Api(create_app(Config(redis_url=redis_url, workers_enabled=False,
+                                    rate_limit_per_second=3)))
+    game_id, players = limited.table("tally", 1, {"target": 1000})
+    statuses = []
+    for _ in range(5):
+        version = limited.get(game_id)["version"]
+        response = limited.send(game_id, players[0], {"type": "add", "amount": 1}, version)
+        statuses.append(response.status_code)
+    assert statuses == [200, 200, 200, 429, 429]
+    _assert_problem(response, 429, "rate_limited")
+    assert response.headers["Retry-After"] == "1"
+    assert limited.log_length(game_id) == 4 + 3

@@ -131,6 +131,10 @@ from service.audit_cli import audit  # noqa: E402  (offline: imports no Redis or
 
 main.add_command(audit)
 
+from service.play_cli import play  # noqa: E402  (standard library only)
+
+main.add_command(play)
+
 
 if __name__ == "__main__":
     main()

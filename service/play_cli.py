@@ -1,0 +1,114 @@
+"""``tablestream play``: a terminal client for a running server, using only its REST API.
+
+It knows no rules: it shows the seat's view and numbers the legal commands the server lists;
+the player picks one by number (Enter picks the first). Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+
+import click
+
+
+class Client:
+    def __init__(self, base: str, token: str | None = None):
+        self.base = base.rstrip("/")
+        self.token = token
+
+    def call(self, method: str, path: str, body: Any = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        request.add_header("Content-Type", "application/json")
+        if self.token:
+            request.add_header("Authorization", f"Bearer {self.token}")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            problem = json.loads(error.read() or b"{}")
+            raise click.ClickException(f"{problem.get('code')}: {problem.get('detail')}") \
+                from None
+
+
+@click.command()
+@click.option("--server", default="http://127.0.0.1:8000/v1", show_default=True)
+@click.option("--token", envvar="TABLESTREAM_TOKEN", help="your bearer token ($TABLESTREAM_TOKEN)")
+@click.option("--name", help="create a new player with this name (instead of --token)")
+@click.option("--game", "game_id", help="a game to join or resume")
+@click.option("--new", "new_game", help="create a game of this type")
+@click.option("--seats", default="human,bot:basic", show_default=True,
+              help="for --new: human or bot:LEVEL per seat; you take the first human seat")
+@click.option("--option", "options", multiple=True, help="for --new: NAME=VALUE (JSON value)")
+@click.option("--poll", default=1.0, show_default=True, help="seconds between looks while waiting")
+def play(server: str, token: str | None, name: str | None, game_id: str | None,
+         new_game: str | None, seats: str, options: tuple[str, ...], poll: float) -> None:
+    """Play a game in the terminal against a running server."""
+    client = Client(server, token)
+    if not token:
+        if not name:
+            raise click.UsageError("give --token or --name")
+        player = client.call("POST", "/players", {"name": name})
+        client.token = player["token"]
+        click.echo(f"You are {player['name']} ({player['id']}); token: {player['token']}")
+    if new_game:
+        game_id = _create(client, new_game, seats, options)
+    if not game_id:
+        raise click.UsageError("give --game or --new")
+    _join_and_start(client, game_id)
+    _loop(client, game_id, poll)
+
+
+def _create(client: Client, game: str, seats: str, options: tuple[str, ...]) -> str:
+    spec = [{"kind": "human"} if s == "human" else {"kind": "bot", "level": s.split(":", 1)[1]}
+            for s in (x.strip() for x in seats.split(","))]
+    values = {k: json.loads(v) for k, v in (o.split("=", 1) for o in options)}
+    created = client.call("POST", "/games", {"game": game, "seats": spec, "options": values})
+    click.echo(f"Created {game} game {created['id']}")
+    return created["id"]
+
+
+def _join_and_start(client: Client, game_id: str) -> None:
+    view = client.call("GET", f"/games/{game_id}")
+    if view["status"] == "open" and view["you"] is None:
+        view = client.call("POST", f"/games/{game_id}/join", {})
+    if view["status"] == "open":
+        free = [s["seat"] for s in view["seats"] if s["kind"] == "human" and not s["player"]]
+        if free:
+            click.echo(f"Waiting for players in seats {free}; share the game id {game_id}.")
+        while free:
+            time.sleep(1)
+            view = client.call("GET", f"/games/{game_id}")
+            free = [s["seat"] for s in view["seats"] if s["kind"] == "human" and not s["player"]]
+        if view["status"] == "open":
+            client.call("POST", f"/games/{game_id}/start")
+
+
+def _loop(client: Client, game_id: str, poll: float) -> None:
+    shown = -1
+    while True:
+        view = client.call("GET", f"/games/{game_id}")
+        if view["status"] == "finished":
+            click.echo(f"Game over: {json.dumps(view['result'])}")
+            return
+        if view["version"] != shown:
+            click.echo(f"\n--- version {view['version']}, waiting on seats "
+                       f"{', '.join(sorted(view['pending']))}")
+            click.echo(json.dumps(view["view"], indent=1)[:2000])
+            shown = view["version"]
+        legal = view["legal_commands"]
+        if not legal:
+            time.sleep(poll)
+            continue
+        for number, command in enumerate(legal, 1):
+            click.echo(f"  {number:3}. {json.dumps(command)}")
+        choice = click.prompt("Your move", default=1, type=click.IntRange(1, len(legal)))
+        try:
+            client.call("POST", f"/games/{game_id}/commands",
+                        {**legal[choice - 1], "expected_version": view["version"]})
+        except click.ClickException as exc:
+            click.echo(f"Not accepted: {exc.message}")

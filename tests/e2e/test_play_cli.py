@@ -1,0 +1,19 @@
+"""`tablestream play` plays a whole game in the terminal against a running server."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from service.cli import main
+
+pytestmark = pytest.mark.e2e
+
+
+def test_play_cli_creates_a_game_and_plays_it_to_the_end(server):
+    result = CliRunner().invoke(main, ["play", "--server", server, "--name", "ann", "--new",
+                                       "tally", "--seats", "human", "--option", "target=5",
+                                       "--poll", "0.05"], input="3\n3\n")
+    assert result.exit_code == 0, result.output
+    assert "Created tally game" in result.output
+    assert 'Game over: {"ranking": [[0]], "scores": {"0": 1}, "winners": [0]}' in result.output

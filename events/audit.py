@@ -14,15 +14,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from events.codec import canonical, verify_chain
-from events.projector import PLATFORM_EVENTS, Projection, apply, empty, with_batch_ends
+from events.projector import (
+    PLATFORM_EVENTS,
+    UNDO_BARRIERS,
+    Projection,
+    apply,
+    empty,
+    with_batch_ends,
+)
 from events.store import StoredEvent
 from games import REGISTRY
 from games.core import Event, Game, Rejected, Rng
 
 FORMAT = "tablestream-audit/1"
-# Platform events no takeback may cross (service.application.UNDO_BARRIERS; restated here so
-# the auditor needs nothing from the service layer).
-UNDO_BARRIERS = frozenset({"game_started", "game_finished", "seed_revealed"})
 # The reason given when nothing is wrong but the seed is missing (the game is not over).
 NO_SEED = ("the seed is not revealed yet, so random outcomes and rule checks could not be "
            "re-run (chain and fold verified)")

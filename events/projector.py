@@ -26,10 +26,18 @@ PLATFORM_EVENTS = frozenset({
     "dispute_opened", "dispute_ruled",
 })
 
+# Platform events no takeback may cross (a game's deal and draws are its own undo barriers).
+UNDO_BARRIERS = frozenset({"game_started", "game_finished", "seed_revealed"})
+
 SNAPSHOT_EVERY = 100
 
 # Command-id prefixes of commands the server sends on a seat's behalf (clock, bot).
 MACHINE_COMMANDS = ("clock:", "bot:")
+
+
+def machine_command_id(kind: str, game_id: str, seat: int, since: int) -> str:
+    """Deterministic id for a command the server sends for a seat, so a job run twice acts once."""
+    return f"{kind}:{game_id}:{seat}:{since}"
 
 
 def is_platform_event(event_type: str) -> bool:

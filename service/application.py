@@ -14,10 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from marshmallow import ValidationError, missing
+from marshmallow import ValidationError
 
-from events.audit import transcript, verify_version
-from events.projector import Projection, Projector, is_platform_event, with_batch_ends
+from events.projector import Projection, Projector, is_platform_event, machine_command_id
 from events.store import (
     AppendResult,
     EventStore,
@@ -28,14 +27,13 @@ from events.store import (
 )
 from games import REGISTRY, UNLISTED
 from games.core import AUDITOR, SPECTATOR, Command, Event, Game, Rejected, Rng, Viewer
+from service.catalog import catalog
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, RuleViolation
+from service.history import HistoryMixin
 
 log = logging.getLogger(__name__)
 
 CACHE_SIZE = 2048
-
-# Platform events no takeback may cross (the deal is the game's own barrier).
-UNDO_BARRIERS = frozenset({"game_started", "game_finished", "seed_revealed"})
 
 
 class FollowUps(Protocol):
@@ -63,12 +61,10 @@ def new_game_id() -> str:
     return secrets.token_hex(6)
 
 
-def machine_command_id(kind: str, game_id: str, seat: int, since: int) -> str:
-    """Deterministic id for a command the server sends for a seat, so a job run twice acts once."""
-    return f"{kind}:{game_id}:{seat}:{since}"
+class GameService(HistoryMixin):
+    """Games from creation to the end: lobby, views, commands, bots and clocks (history —
+    replay, takebacks, explain, disputes, audit — comes from ``HistoryMixin``)."""
 
-
-class GameService:
     def __init__(self, store: EventStore, followups: FollowUps | None = None,
                  lobby: Any = None, clock: Callable[[], float] = time.time,
                  seed_factory: Callable[[], str] = lambda: secrets.token_hex(32)):
@@ -207,7 +203,7 @@ class GameService:
     # --- lobby --------------------------------------------------------------------------------
 
     def catalog(self) -> list[dict[str, Any]]:
-        return [describe_game(game) for name, game in REGISTRY.items() if name not in UNLISTED]
+        return catalog()
 
     def create_game(self, player_id: str, game_name: str, options: dict[str, Any] | None,
                     seats: list[dict[str, Any]], join: bool = True) -> str:
@@ -427,166 +423,11 @@ class GameService:
                 continue
         return None
 
-    # --- history: replay, takeback, explain, disputes, audit --------------------------------
-
-    def replay_view(self, game_id: str, version: int, viewer: Viewer) -> dict[str, Any]:
-        """``viewer``'s picture of the game as it was at ``version``."""
-        latest = self.projection(game_id)
-        past = self.replay(game_id, version)
-        body = self.describe(past, viewer)
-        body["legal_commands"] = []  # history: nothing can be sent to it
-        if past.state is not None and past.status != "open":
-            over = latest.status == "finished"
-            body["view"] = past.game.replay_view(past.state, viewer, over)
-        return body
-
-    def request_undo(self, game_id: str, player_id: str, to_version: int | None = None
-                     ) -> Outcome:
-        """A seat asks to take back its own last move(s) to ``to_version``.
-
-        Refused past hidden information or randomness (the game's undo barriers). Granted at
-        once when no other human must agree (bots consent); otherwise every other human seat
-        must accept.
-        """
-        projection = self.projection(game_id)
-        seat = self._seat(projection, player_id)
-        if projection.status != "running":
-            raise RuleViolation("game_not_running", "Only a running game can be taken back.")
-        if projection.data.get("undo"):
-            raise Conflict("undo_pending", "A takeback request is already waiting for answers.")
-        events = self.store.read(game_id)
-        own = [e for e in events if e.command is not None and e.seat == str(seat)]
-        if not own:
-            raise RuleViolation("nothing_to_undo", "You have made no move to take back.")
-        if to_version is None:
-            to_version = own[-1].version - 1
-        self._check_undo_target(projection, events, seat, to_version)
-        waiting = [i for i, s in enumerate(projection.seats)
-                   if i != seat and s["kind"] == "human" and not s.get("bot")]
-        batch = [NewEvent("undo_requested", {"seat": seat, "to_version": to_version,
-                                             "waiting": waiting}, str(seat))]
-        if not waiting:
-            batch.append(NewEvent("rewound", {"to_version": to_version}))
-        return self._append(game_id, projection.version, batch, None)
-
-    def _check_undo_target(self, projection: Projection, events: list[StoredEvent], seat: int,
-                           to_version: int) -> None:
-        game = projection.game
-        if not 0 < to_version < projection.version:
-            raise RuleViolation("invalid_undo_target",
-                                f"Choose a version between 1 and {projection.version - 1}.")
-        later = events[to_version:]
-        ends = {e.version for e, end in with_batch_ends(events) if end}
-        if to_version not in ends:
-            raise RuleViolation("invalid_undo_target",
-                                f"Version {to_version} is in the middle of a move.")
-        if not any(e.command is not None and e.seat == str(seat) for e in later):
-            raise RuleViolation("nothing_to_undo", "You made no move after that version.")
-        for event in later:
-            if event.type in game.undo_barriers or event.type in UNDO_BARRIERS:
-                raise RuleViolation(
-                    "undo_past_hidden_information",
-                    f"Version {event.version} ({event.type}) revealed hidden information or "
-                    "randomness; no takeback can cross it.", details={"version": event.version})
-
-    def answer_undo(self, game_id: str, player_id: str, accept: bool) -> Outcome:
-        """Another human seat accepts or declines the waiting takeback request."""
-        projection = self.projection(game_id)
-        seat = self._seat(projection, player_id)
-        undo = projection.data.get("undo")
-        if not undo or seat not in undo["waiting"]:
-            raise Conflict("no_undo_to_answer", "No takeback request is waiting for you.")
-        if not accept:
-            batch = [NewEvent("undo_declined", {"seat": seat}, str(seat))]
-        else:
-            batch = [NewEvent("undo_accepted", {"seat": seat}, str(seat))]
-            if undo["waiting"] == [seat]:
-                batch.append(NewEvent("rewound", {"to_version": undo["to_version"]}))
-        return self._append(game_id, projection.version, batch, None)
-
-    def lapse_undo(self, game_id: str, requested_at: int) -> Outcome | None:
-        """A takeback request unanswered after ``reaction_seconds`` is declined for everyone."""
-        projection = self.projection(game_id)
-        undo = projection.data.get("undo")
-        if not undo or undo["at_version"] != requested_at:
-            return None
-        return self._append(game_id, projection.version,
-                            [NewEvent("undo_declined", {"seat": None, "lapsed": True})],
-                            machine_command_id("undo", game_id, undo["by"], requested_at))
-
-    def explain(self, game_id: str, version: int, viewer: Viewer) -> dict[str, Any]:
-        """A disputed event: who sent which command, the state before as ``viewer`` may see
-        it, the checks the rules made, and the events the command caused."""
-        latest = self.projection(game_id)
-        if not 1 <= version <= latest.version:
-            raise NotFound("version_not_found",
-                           f"Game {game_id} has versions 1 to {latest.version}.")
-        events = self.store.read(game_id)
-        batch = [e for e in events if e.cmd == events[version - 1].cmd]
-        first = batch[0].version
-        before = self.replay(game_id, first - 1) if first > 1 else None
-        sender = next((e for e in batch if e.command is not None), None)
-        game = latest.game
-        body: dict[str, Any] = {"version": version, "batch": [first, batch[-1].version],
-                                "seat": None, "command": None, "checks": [],
-                                "events": [self.public_event(game, e, viewer) for e in batch],
-                                "before": None}
-        if before is not None and before.state is not None:
-            body["before"] = game.replay_view(before.state, viewer,
-                                              latest.status == "finished")
-        if sender is None:
-            body["checks"] = ["No command: the platform recorded these events "
-                              f"({', '.join(e.type for e in batch)})."]
-            return body
-        seat = int(sender.seat)
-        body["seat"] = seat
-        sees_command = viewer in (AUDITOR, seat)
-        body["command"] = sender.command if sees_command else {"type": sender.command["type"]}
-        if sees_command and before is not None:
-            body["checks"] = game.explain(before.state, sender.command, seat)
-        else:
-            body["checks"] = [f"It was seat {seat}'s decision and "
-                              f"{sender.command['type']} was one of the commands open to it."]
-        return body
-
-    def dispute(self, game_id: str, player_id: str, version: int, reason: str) -> Outcome:
-        """A seat disputes the play at ``version``: recorded, and ruled at once by re-running
-        the rules over the log with the secret seed (the ruling reveals no hidden data)."""
-        projection = self.projection(game_id)
-        seat = self._seat(projection, player_id)
-        if not 1 <= version <= projection.version:
-            raise NotFound("version_not_found",
-                           f"Game {game_id} has versions 1 to {projection.version}.")
-        finding = verify_version(transcript(game_id, self.store.read(game_id),
-                                            self.seed(game_id)), version)
-        ruling = {"version": version, "upheld": not finding.ok,
-                  "finding": finding.reason if not finding.ok else
-                  "The recorded play matches the rules and the committed seed.",
-                  "checked_events": finding.events, "checked_commands": finding.commands}
-        return self._append(game_id, projection.version, [
-            NewEvent("dispute_opened", {"seat": seat, "version": version, "reason": reason},
-                     str(seat)),
-            NewEvent("dispute_ruled", ruling)], None)
-
-    def audit_transcript(self, game_id: str, player: dict[str, Any] | None) -> dict[str, Any]:
-        """The self-contained transcript with the seed: after the end, or for the auditor."""
-        projection = self.projection(game_id)
-        auditor = player is not None and "auditor" in player.get("roles", [])
-        if projection.status != "finished" and not auditor:
-            raise Forbidden("audit_not_available",
-                            "The audit transcript is published when the game ends.")
-        return transcript(game_id, self.store.read(game_id), self.seed(game_id))
-
     def _seat(self, projection: Projection, player_id: str) -> int:
         seat = projection.seat_of(player_id)
         if seat is None:
             raise Forbidden("not_seated", "You have no seat in this game.")
         return seat
-
-    def append_system(self, game_id: str, expected_version: int, events: list[NewEvent],
-                      command_id: str | None = None) -> Outcome:
-        """Append platform events decided outside the rules (clock expiry, bot hand-over)."""
-        return self._append(game_id, expected_version, events, command_id)
 
     def _ending(self, game_id: str, projection: Projection, decided: list[Event]) -> list[NewEvent]:
         """``game_finished`` and ``seed_revealed`` when these events end the game."""
@@ -627,28 +468,3 @@ class GameService:
             self.lobby.update(game_id, projection)
         self.followups.after_append(game_id, projection)
         return Outcome(result.last_version, appended, projection=projection)
-
-
-def describe_game(game: Game) -> dict[str, Any]:
-    """A catalog entry: seats, options with defaults, commands with their fields, bot levels."""
-    return {"name": game.name, "title": game.title, "min_seats": game.min_seats,
-            "max_seats": game.max_seats, "rules_version": game.rules_version,
-            "bot_levels": list(game.bot_levels),
-            "options": describe_schema(game.options()),
-            "commands": {name: describe_schema(schema()) for name, schema in game.commands.items()}}
-
-
-def describe_schema(schema: Any) -> dict[str, Any]:
-    """A compact description of a marshmallow schema's fields for clients."""
-    out = {}
-    for name, field in schema.fields.items():
-        entry: dict[str, Any] = {"type": type(field).__name__.lower(),
-                                 "required": bool(field.required)}
-        default = field.load_default
-        if default is not missing and not callable(default):
-            entry["default"] = default
-        choices = getattr(field.validate, "choices", None) if field.validate else None
-        if choices:
-            entry["choices"] = list(choices)
-        out[name] = entry
-    return out

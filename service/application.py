@@ -299,8 +299,32 @@ class GameService(HistoryMixin):
 
     def submit(self, game_id: str, player_id: str, command: Command, expected_version: int,
                command_id: str | None = None) -> Outcome:
-        """A player's command for their own seat; a retried ``command_id`` gets its first answer."""
-        projection = self.projection(game_id)
+        """A player's command for their own seat; a retried ``command_id`` gets its first answer.
+
+        When the cached projection is at the version the client saw, it is decided on without
+        reading the log first: if the log has moved on, the append's version check refuses it,
+        which is the right answer (409) for a client at that version. One round trip a move.
+        """
+        projection = self._cached_at(game_id, expected_version) or self.projection(game_id)
+        try:
+            return self._submit(game_id, player_id, command, expected_version, command_id,
+                                projection)
+        except (Conflict, RuleViolation, BadRequest, Forbidden):
+            # A retry of a command that was appended meets a newer version (or a state where
+            # it is no longer legal): the first answer stands. The append script catches the
+            # rest, so the happy path pays no extra round trip for this check.
+            earlier = self._earlier(game_id, command_id) if command_id else None
+            if earlier:
+                return earlier
+            latest = self.projection(game_id)
+            if latest.version != projection.version:
+                raise Conflict("version_conflict",
+                               f"The game moved on to version {latest.version}; re-read and "
+                               "retry.", version=latest.version) from None
+            raise
+
+    def _submit(self, game_id: str, player_id: str, command: Command, expected_version: int,
+                command_id: str | None, projection: Projection) -> Outcome:
         seat = projection.seat_of(player_id)
         if seat is None:
             raise Forbidden("not_seated", "You have no seat in this game.")
@@ -308,17 +332,13 @@ class GameService(HistoryMixin):
         if projection.seats[seat].get("bot") and projection.seats[seat]["kind"] == "human":
             prefix.append(NewEvent("seat_reclaimed", {"seat": seat, "player": player_id},
                                    str(seat)))
-        try:
-            return self.act(game_id, seat, command, expected_version, command_id, prefix=prefix,
-                            projection=projection)
-        except (Conflict, RuleViolation, BadRequest):
-            # A retry of a command that was appended meets a newer version (or a state where
-            # it is no longer legal): the first answer stands. The append script catches the
-            # rest, so the happy path pays no extra round trip for this check.
-            earlier = self._earlier(game_id, command_id) if command_id else None
-            if earlier:
-                return earlier
-            raise
+        return self.act(game_id, seat, command, expected_version, command_id, prefix=prefix,
+                        projection=projection)
+
+    def _cached_at(self, game_id: str, version: int) -> Projection | None:
+        with self._lock:
+            cached = self._cache.get(game_id)
+        return cached if cached is not None and cached.version == version else None
 
     def act(self, game_id: str, seat: int, command: Command, expected_version: int | None,
             command_id: str | None, prefix: list[NewEvent] | None = None,

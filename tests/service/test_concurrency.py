@@ -43,3 +43,21 @@ def test_retry_with_the_same_command_id_returns_the_first_answer_and_appends_not
     assert again.json == first.json
     assert again.headers["Idempotent-Replayed"] == "true"
     assert api.log_length(game_id) == length
+
+
+def test_two_api_processes_never_decide_on_a_stale_game(make_app):
+    from tests.service.conftest import Api
+
+    first, second = Api(make_app()), Api(make_app())  # two caches over one Redis
+    game_id, players = first.table("tally", 1, {"target": 1000})
+    version = first.get(game_id)["version"]  # the first process caches this version
+    moved = second.send(game_id, players[0], {"type": "add", "amount": 1}, version)
+    assert moved.status_code == 200
+    # Rejected on the stale cached state, but the client is stale: 409, not a rule error.
+    illegal_and_stale = first.send(game_id, players[0], {"type": "add", "amount": 9}, version)
+    assert illegal_and_stale.status_code == 409
+    assert illegal_and_stale.json["version"] == version + 1
+    stale = first.send(game_id, players[0], {"type": "add", "amount": 1}, version)
+    assert stale.status_code == 409 and stale.json["version"] == version + 1
+    fresh = first.send(game_id, players[0], {"type": "add", "amount": 2}, version + 1)
+    assert fresh.status_code == 200 and fresh.json["version"] == version + 2

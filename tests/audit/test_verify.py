@@ -15,7 +15,6 @@ from events.store import StoredEvent
 from games import REGISTRY
 from games.core import Rejected, Rng
 from service.application import GameService
-from tests.audit.memory_store import MemoryStore
 from tests.audit.recorder import export, record_game, record_move, rehash
 from tests.playing import play_randomly
 
@@ -66,9 +65,8 @@ def test_transcript_fields():
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_games_recorded_by_the_real_service_verify(name):
-    """The application's own appends (over an in-memory store) verify, not just our recorder's."""
-    store = MemoryStore()
+def test_games_recorded_by_the_real_service_verify(name, store):
+    """The application's own appends (on the real Redis store) verify, not just our recorder's."""
     service = GameService(store, seed_factory=lambda: f"service-{name}")
     bots = [{"kind": "bot", "level": "random"}] * max(2, REGISTRY[name].min_seats)
     game_id = service.create_game("p0", name, {}, bots)
@@ -78,9 +76,8 @@ def test_games_recorded_by_the_real_service_verify(name):
     assert finding.ok, str(finding)
 
 
-def test_a_takeback_verifies():
+def test_a_takeback_verifies(store):
     """A ``rewound`` event restores the RNG index; the re-run follows it through history."""
-    store = MemoryStore()
     service = GameService(store, seed_factory=lambda: "undo-seed")
     game_id = service.create_game("p0", "tally", {"target": 15},
                                   [{"kind": "human"}, {"kind": "bot", "level": "random"}])

@@ -69,3 +69,16 @@ def test_event_pages_follow_from_and_to(api):
     rest = api.client.get(f"/v1/games/{game_id}/events?from=5&to=6").json
     assert [e["version"] for e in rest["events"]] == [5, 6]
     assert rest["next"] is None
+
+
+def test_the_lobby_index_is_a_cache_rebuilt_from_the_logs(api):
+    from service.lobby import INDEX
+
+    host = api.player("host")
+    game_id = api.create(host, "tally", 3)
+    lobby = api.app.extensions["tablestream"].lobby
+    before = next(r for r in lobby.list(limit=10_000) if r["id"] == game_id)
+    api.service.store.client.hdel(INDEX, game_id)
+    assert all(r["id"] != game_id for r in lobby.list(limit=10_000))
+    assert lobby.rebuild(api.service) >= 1
+    assert next(r for r in lobby.list(limit=10_000) if r["id"] == game_id) == before

@@ -6,6 +6,7 @@ It is a cache of the logs: ``rebuild`` recreates it from every game's log.
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 import redis
@@ -13,6 +14,8 @@ import redis
 from events.projector import Projection
 
 INDEX = "games:index"
+
+log = logging.getLogger(__name__)
 
 
 class Lobby:
@@ -35,8 +38,14 @@ class Lobby:
         """Recreate the index from the logs; returns how many games it indexed."""
         count = 0
         for game_id in service.store.game_ids():
-            self.update(game_id, service.projection(game_id))
-            count += 1
+            try:
+                projection = service.projection(game_id)
+            except Exception:  # one unreadable log must not keep every other game unlisted
+                log.exception("cannot index game %s", game_id)
+                continue
+            if projection.data["game"] is not None:
+                self.update(game_id, projection)
+                count += 1
         return count
 
 

@@ -356,6 +356,30 @@ class FakerBlue(Game):
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         return views.view(state, viewer, self.pending(state))
 
+    def explain(self, state: State, command: Command, seat: Seat) -> list[str]:
+        """The checks behind a use, defence or challenge, in words (fakerblue.md §1, §5)."""
+        lines = super().explain(state, command, seat)
+        kind = command["type"]
+        if kind in ("use", "defend"):
+            declared = KINDS[command["declare"]]
+            truth = kind_of(command["card"]) == command["declare"]
+            lines.append(f"The card was face down in seat {seat}'s hand and was declared as "
+                         f"{declared.name}: any kind may be declared, truthfully or not "
+                         f"(here {'the truth' if truth else 'a bluff'}, hidden until "
+                         "challenged).")
+            if kind == "use":
+                lines.append(f"{declared.name} takes a target of kind '{declared.target}', "
+                             f"and the target named was {command.get('target')}.")
+            else:
+                lines.append("Only a Shield-bearer or a Wizard may be declared in defence, "
+                             "and only against a hit that can be defended (Q&A 1).")
+        elif kind == "challenge":
+            lines.append(f"Face-down card {command['slot']} of the open play was not yet "
+                         "challenged, and was not the challenger's own (each card at most once).")
+        else:
+            lines.append("Declining is always allowed.")
+        return lines
+
     def replay_view(self, state: State, viewer: Viewer, game_over: bool) -> dict[str, Any]:
         """The end reveals nothing more: a never-challenged card stays hidden outside the
         audit transcript (fakerblue.md; issue 4), so a replay shows what the seat saw then."""

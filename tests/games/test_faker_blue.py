@@ -718,3 +718,15 @@ def test_folding_the_events_of_a_stacked_game_gives_the_stepped_state():
     state, new = play(state, (A, use("vampire-1", target=B)), (B, defend("wizard-1", redirect=A)))
     state, more = settle(state)
     assert given(GAME, *events, *new, *more).state == state
+
+
+def test_explain_says_whether_a_use_was_the_truth_or_a_bluff():
+    state = GAME.fold(GAME.setup(2, GAME.load_options({}), Rng("explain")))
+    seat = min(GAME.pending(state))
+    card = state["hands"][seat][0]
+    kind = card.rsplit("-", 1)[0]
+    bluff = next(k for k in ("priest", "assassin") if k != kind)
+    honest = GAME.explain(state, {"type": "use", "card": card, "declare": kind, "target": 0}, seat)
+    lying = GAME.explain(state, {"type": "use", "card": card, "declare": bluff, "target": 0}, seat)
+    assert any("the truth" in line for line in honest)
+    assert any("a bluff" in line for line in lying)

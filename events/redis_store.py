@@ -11,6 +11,7 @@ hash. A wrong cached hash cannot corrupt the chain: the script re-checks version
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -47,8 +48,11 @@ return 1
 """
 
 
-def connect(url: str, cluster: bool = False) -> RedisClient:
-    """Return a client for ``url`` with decoded (str) responses; ``cluster`` for Redis Cluster."""
+def connect(url: str, cluster: bool | None = None) -> RedisClient:
+    """Return a client for ``url`` with decoded (str) responses; ``cluster`` for Redis Cluster
+    (default: $REDIS_CLUSTER is "1")."""
+    if cluster is None:
+        cluster = os.environ.get("REDIS_CLUSTER") == "1"
     # socket_timeout stays None: wait() blocks in XREAD for longer than any sensible read timeout.
     if cluster:
         return RedisCluster.from_url(url, decode_responses=True)

@@ -29,7 +29,7 @@ PLATFORM_EVENTS = frozenset({
 # Platform events no takeback may cross (a game's deal and draws are its own undo barriers).
 UNDO_BARRIERS = frozenset({"game_started", "game_finished", "seed_revealed"})
 
-SNAPSHOT_EVERY = 100
+SNAPSHOT_EVERY = 25
 
 # Command-id prefixes of commands the server sends on a seat's behalf (clock, bot).
 MACHINE_COMMANDS = ("clock:", "bot:")

@@ -13,6 +13,7 @@ _MODULES = {
     "maskmen": "games.maskmen",
     "faker_blue": "games.faker_blue",
     "tally": "games.tally",
+    "wotr": "games.wotr",
 }
 
 # Games kept for tests and benchmarks: registered, but not offered in the catalog.

@@ -120,7 +120,7 @@ COMMANDS: dict[str, type[Schema]] = {
 ACTION_KINDS = (MOVE, ATTACK, MUSTER, DIPLOMACY, DRAW_CARD, SKIP_DIE, PASS)
 
 # Event wire names (stable; past tense).
-GAME_STARTED = "game_started"
+GAME_STARTED = "war_begun"  # "game_started" is a platform event name
 ROUND_STARTED = "round_started"
 CARD_DRAWN = "card_drawn"
 CARD_DISCARDED = "card_discarded"

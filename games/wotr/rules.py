@@ -316,6 +316,8 @@ class WarOfTheRing(Game):
                     continue
                 if kind == "leader" and nation == "sauron" and info.settlement != STRONGHOLD:
                     continue  # §10: Nazgûl only in Sauron Strongholds
+                if kind == "leader" and side == FP and units(state["armies"].get(region)) == 0:
+                    continue  # §1: a Free Peoples Leader is never alone on the map
                 out.append((nation, kind, region))
         return out
 

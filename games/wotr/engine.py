@@ -146,6 +146,7 @@ def evolve(state: State, event: Event) -> State:
         state["battle"]["x"][side] = data.get("x", 0)
     elif kind == COMBAT_CARDS_REVEALED:
         state["battle"]["revealed"] = {FP: data[FP], SH: data[SH]}
+        state["battle"]["rolls"] = []  # the previous round's dice stay visible until now
     elif kind == COMBAT_ROLLED:
         state["battle"]["rolls"].append(copy.deepcopy(data))
     elif kind == HITS_SCORED:
@@ -159,7 +160,8 @@ def evolve(state: State, event: Event) -> State:
             if card:
                 state["discards"][side].append(card)
         battle.update(round=data["round"], cards={FP: None, SH: None}, x={FP: 0, SH: 0},
-                      revealed=None, hits={FP: 0, SH: 0}, rolls=[], pre=[])
+                      revealed=None, hits={FP: 0, SH: 0}, pre=[], cancelled=False,
+                      relentless=0)
     elif kind == BATTLE_ENDED:
         battle = state["battle"]
         for side in SIDES:

@@ -7,7 +7,7 @@ from typing import Any
 
 import flask_swagger_ui
 from flask import Blueprint as FlaskBlueprint
-from flask import Flask
+from flask import Flask, Response, current_app
 
 from service.accounts import Accounts
 from service.application import GameService
@@ -71,7 +71,16 @@ def create_app(config: Config | None = None, followups: Any = None,
         api.register_blueprint(blueprint)
     app.extensions["tablestream.api"] = api
     app.register_blueprint(docs_assets)
+    app.add_url_rule("/metrics", "metrics", _metrics)
     return app
+
+
+def _metrics() -> Response:
+    """Prometheus metrics (text exposition format); not part of the REST contract."""
+    from service.metrics import exposition
+
+    body, content_type = exposition(current_app.extensions["tablestream"].service.followups)
+    return Response(body, content_type=content_type)
 
 
 # Swagger UI's files come from the installed flask-swagger-ui package: no CDN, so the reference

@@ -18,6 +18,9 @@ from service.http.schemas import (
     MyGame,
     MyGamesQuery,
     PlayerOut,
+    TokenCreated,
+    TokenIn,
+    TokenOut,
     WebhookCreated,
     WebhookIn,
     WebhookOut,
@@ -25,7 +28,7 @@ from service.http.schemas import (
 from service.inbox import my_games
 
 blp = Blueprint("me", __name__, url_prefix="/v1/me",
-                description="Your account: games, notices, webhooks")
+                description="Your account: games, notices, webhooks, tokens")
 
 _NOTICE_ID = re.compile(r"\d{1,20}-\d{1,20}")
 
@@ -123,3 +126,40 @@ class Deliveries(MethodView):
     def get(self, webhook_id):
         """The latest deliveries to a webhook, newest first: pending, delivered or failed."""
         return ctx().service.inbox.webhooks.deliveries(current_player()["id"], webhook_id)
+
+
+@blp.route("/tokens")
+class Tokens(MethodView):
+    @blp.response(200, TokenOut(many=True))
+    @blp.errors(401)
+    def get(self):
+        """Your bearer tokens (names and dates; a token itself is shown only when made)."""
+        return ctx().accounts.tokens(current_player()["id"])
+
+    @blp.arguments(TokenIn())
+    @blp.response(201, TokenCreated)
+    @blp.errors(400, 401)
+    def post(self, body):
+        """Make another named token, e.g. one per device, optionally expiring."""
+        record, token = ctx().accounts.issue_token(current_player()["id"], body["name"],
+                                                   body.get("expires_in"))
+        return {**record, "token": token}
+
+
+@blp.route("/tokens/<token_id>")
+class Token(MethodView):
+    @blp.response(204)
+    @blp.errors(401, 404)
+    def delete(self, token_id):
+        """Revoke a token (the one you call with, too)."""
+        ctx().accounts.revoke_token(current_player()["id"], token_id)
+
+
+@blp.route("/tokens/<token_id>/rotate")
+class TokenRotation(MethodView):
+    @blp.response(201, TokenCreated)
+    @blp.errors(401, 404)
+    def post(self, token_id):
+        """Replace a token by a new one with the same name and lifetime; the old one stops."""
+        record, token = ctx().accounts.rotate_token(current_player()["id"], token_id)
+        return {**record, "token": token}

@@ -259,3 +259,22 @@ class DeliveryOut(ma.Schema):
     last_error = fields.String(allow_none=True)
     next_attempt = fields.Float(metadata={"description": "Unix time of the next retry"})
     notice = fields.Dict(required=True)
+
+
+class TokenIn(ma.Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=40), metadata={
+        "description": "What the token is for, e.g. the device"})
+    expires_in = fields.Integer(validate=validate.Range(min=60, max=366 * 86400), metadata={
+        "description": "Seconds until it stops working; default: never"})
+
+
+class TokenOut(ma.Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    created = fields.Integer(required=True, metadata={"description": "Unix time"})
+    expires_at = fields.Integer(allow_none=True, required=True, metadata={
+        "description": "Unix time, or null for a token that does not expire"})
+
+
+class TokenCreated(TokenOut):
+    token = fields.String(required=True, metadata={"description": "Bearer token, shown once"})

@@ -184,3 +184,67 @@ def test_a_redirect_is_not_followed(redis_client, receiver):
     hooks.notify("p_redirect", {"kind": "game_over", "game_id": "g", "id": "4-0"})
     assert hooks.deliver(*queued[0]) == 1.0
     assert len(receiver.received) == 1
+
+
+# --- tokens -----------------------------------------------------------------------------------
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_a_player_holds_several_named_tokens_each_shown_once(api):
+    headers = api.player("ann")
+    phone = api.client.post("/v1/me/tokens", headers=headers, json={"name": "phone"})
+    assert phone.status_code == 201 and phone.json["expires_at"] is None
+    assert api.client.get("/v1/me", headers=_bearer(phone.json["token"])).json["name"] == "ann"
+    listed = api.client.get("/v1/me/tokens", headers=headers).json
+    assert [t["name"] for t in listed] == ["default", "phone"]
+    assert all("token" not in t and "hash" not in t for t in listed)
+
+
+def test_a_revoked_token_stops_at_once(api):
+    headers = api.player("ann")
+    phone = api.client.post("/v1/me/tokens", headers=headers, json={"name": "phone"}).json
+    assert api.client.get("/v1/me", headers=_bearer(phone["token"])).status_code == 200
+    assert api.client.delete(f"/v1/me/tokens/{phone['id']}", headers=headers).status_code == 204
+    refused = api.client.get("/v1/me", headers=_bearer(phone["token"]))
+    assert refused.status_code == 401 and refused.json["code"] == "invalid_token"
+    assert api.client.delete(f"/v1/me/tokens/{phone['id']}", headers=headers).status_code == 404
+
+
+def test_rotating_a_token_keeps_its_name_and_lifetime_and_ends_the_old_one(api):
+    headers = api.player("ann")
+    old = api.client.post("/v1/me/tokens", headers=headers,
+                          json={"name": "tablet", "expires_in": 3600}).json
+    new = api.client.post(f"/v1/me/tokens/{old['id']}/rotate", headers=headers)
+    assert new.status_code == 201
+    assert new.json["name"] == "tablet" and new.json["id"] != old["id"]
+    assert new.json["expires_at"] - new.json["created"] == 3600
+    assert api.client.get("/v1/me", headers=_bearer(old["token"])).status_code == 401
+    assert api.client.get("/v1/me", headers=_bearer(new.json["token"])).status_code == 200
+
+
+def test_an_expiring_token_is_expired_by_redis_itself(api, redis_client):
+    from service.accounts import _token_key
+
+    headers = api.player("ann")
+    short = api.client.post("/v1/me/tokens", headers=headers,
+                            json={"name": "kiosk", "expires_in": 60}).json
+    assert 55 <= redis_client.ttl(_token_key(short["token"])) <= 60
+    assert short["expires_at"] == short["created"] + 60
+
+
+@pytest.mark.parametrize("body", [{"name": ""}, {"name": "x", "expires_in": 5}, {}])
+def test_a_malformed_token_request_is_a_400_and_makes_nothing(api, body):
+    headers = api.player("ann")
+    response = api.client.post("/v1/me/tokens", headers=headers, json=body)
+    assert response.status_code == 400 and response.mimetype == "application/problem+json"
+    assert len(api.client.get("/v1/me/tokens", headers=headers).json) == 1
+
+
+def test_another_players_token_cannot_be_revoked_or_rotated(api):
+    ann, bob = api.player("ann"), api.player("bob")
+    anns = api.client.get("/v1/me/tokens", headers=ann).json[0]["id"]
+    assert api.client.delete(f"/v1/me/tokens/{anns}", headers=bob).status_code == 404
+    assert api.client.post(f"/v1/me/tokens/{anns}/rotate", headers=bob).status_code == 404
+    assert api.client.get("/v1/me", headers=ann).status_code == 200

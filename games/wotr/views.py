@@ -38,6 +38,7 @@ def view(game: Game, state: State, viewer: Viewer) -> dict[str, Any]:
     side = _side(viewer)
     sees_all = viewer == AUDITOR or state["over"]
     out: dict[str, Any] = {
+        "summary": summary(state, side),
         "viewer": viewer, "side": side, "scenario": state["scenario"],
         "regions": list(state["regions"]), "round": state["round"],
         "max_rounds": state["max_rounds"], "vp_to_win": dict(state["vp"]),
@@ -58,6 +59,32 @@ def view(game: Game, state: State, viewer: Viewer) -> dict[str, Any]:
         out["hands"] = copy.deepcopy(state["hands"])
         out["decks"] = copy.deepcopy(state["decks"])
     return out
+
+
+def _figures(army: dict[str, list[int]]) -> str:
+    return " ".join(f"{n} {r}/{e}/{lead}" for n, (r, e, lead) in sorted(army.items()))
+
+
+def summary(state: State, side: str | None) -> list[str]:
+    """A few lines of text first in the view, for the terminal client (its screen shows the
+    start of the view): the round, dice, VP, the battle, one's hand, and every army
+    (Regulars/Elites/Leaders)."""
+    vps = {s: vp(state, s) for s in SIDES}
+    lines = [f"round {state['round']}/{state['max_rounds']}, {state['turn']} to act; "
+             f"VP fp {vps['fp']}/{state['vp']['fp']}, sh {vps['sh']}/{state['vp']['sh']}",
+             f"dice fp {','.join(state['dice']['fp']) or '-'}; "
+             f"sh {','.join(state['dice']['sh']) or '-'}"]
+    b = state["battle"]
+    if b is not None:
+        lines.append(f"battle: {b['attacker']} attacks {b['region']} ({b['kind']}, round "
+                     f"{b['round']}, {b['stage']}); attackers {_figures(b['att'])}")
+    if side:
+        lines.append(f"hand: {', '.join(state['hands'][side]) or '-'}")
+    for region in sorted(state["armies"]):
+        box = state["boxes"].get(region)
+        besieged = f" [besieged: {_figures(box)}]" if box else ""
+        lines.append(f"{region}: {_figures(state['armies'][region])}{besieged}")
+    return lines
 
 
 def secrets(state: State, viewer: Viewer) -> set[str]:

@@ -356,3 +356,34 @@ def test_combat_cards_are_chosen_secretly_and_revealed_together():
     assert GAME.redact(event, FPS).data == {"side": SH}
     assert GAME.redact(event, AUDITOR) == event
     assert GAME.view(chosen, SHS)["battle"]["cards"][SH] == card
+
+
+# --- views (the decisions block: hands secret; map, dice and reinforcements public) -----------
+
+def test_a_seat_sees_its_own_hand_but_not_the_other_hand_or_the_decks():
+    from games.wotr.data import DECKS
+    state = board(PLAIN, hands={FP: [DECKS[FP][0]], SH: [DECKS[SH][0]]})
+    fp_view = GAME.view(state, FPS)
+    assert fp_view["hand"] == [DECKS[FP][0]] and fp_view["hand_counts"] == {FP: 1, SH: 1}
+    text = str(fp_view)
+    assert DECKS[SH][0] not in text and DECKS[FP][5] not in text
+    assert GAME.secrets(state, FPS) >= {DECKS[SH][0], DECKS[FP][5]}
+    assert fp_view["armies"] == state["armies"] and fp_view["dice"] == state["dice"]
+    assert fp_view["reinforcements"] == state["reinf"]
+    assert DECKS[SH][0] in str(GAME.view(state, AUDITOR))
+
+
+def test_the_other_sides_draw_and_the_deck_order_are_redacted():
+    from games.core import Rng
+    events = GAME.setup(2, GAME.load_options({"scenario": "south"}), Rng("r"))
+    start = GAME.redact(events[0], FPS)
+    assert "decks" not in start.data and start.data["deck_counts"] == {FP: 24, SH: 24}
+    draws = [e for e in events if e.type == "card_drawn"]
+    assert GAME.redact(draws[1], FPS).data == {"side": SH}
+    assert GAME.redact(draws[0], FPS) == draws[0]
+
+
+def test_the_view_starts_with_a_text_summary_for_the_terminal_client():
+    import json
+    text = json.dumps(GAME.view(board(), FPS), indent=1)[:2000]
+    assert "Minas Tirith: gondor 3/1/1" in text and "dice fp event,event" in text

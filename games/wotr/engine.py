@@ -108,7 +108,7 @@ def evolve(state: State, event: Event) -> State:
         state["turn"] = data["side"]
     elif kind == ACTION_OPENED:
         state["action"] = {"side": data["side"], "from": list(data["from"]),
-                           "to": list(data["to"])}
+                           "to": list(data["to"]), "arrived": copy.deepcopy(data["arrived"])}
     elif kind == ACTION_CLOSED:
         state["action"] = None
     elif kind == CARD_DRAWN:

@@ -117,6 +117,18 @@ def _split(state: State, side: str, army: Army, leave: int, blocked: Callable[[s
     return moving
 
 
+def _without(army: Army | None, exclude: Army | None) -> Army | None:
+    """``army`` less the figures in ``exclude`` (those that already moved in this action)."""
+    if army is None or not exclude:
+        return army
+    out = {}
+    for nation, f in army.items():
+        left = [a - b for a, b in zip(f, exclude.get(nation, [0, 0, 0]), strict=True)]
+        if any(left):
+            out[nation] = left
+    return out
+
+
 def _forced(army: Army, blocked: Callable[[str], bool]) -> int:
     return sum(f[0] + f[1] for n, f in army.items() if blocked(n))
 
@@ -195,10 +207,9 @@ class WarOfTheRing(Game):
             moving = self._check_move(state, side, command, die)
             tx.emit(DIE_USED, side=side, die=die, action="move")
             self._do_move(tx, side, command["from_"], command["to"], moving)
-            if die in ARMY_FACES and self._second_moves(tx.state, side,
-                                                       [command["from_"]], [command["to"]]):
-                tx.emit(ACTION_OPENED, side=side, **{"from": [command["from_"]],
-                                                     "to": [command["to"]]})
+            action = {"from": [command["from_"]], "to": [command["to"]], "arrived": moving}
+            if die in ARMY_FACES and self._second_moves(tx.state, side, action):
+                tx.emit(ACTION_OPENED, side=side, **action)
             else:
                 end_action(tx, side)
         elif kind == ATTACK:
@@ -238,10 +249,12 @@ class WarOfTheRing(Game):
             end_action(tx, side)
             return
         src, dst = command["from_"], command["to"]
-        # wotr.md §3: two *different* armies, and no figure moves twice in one action.
-        ensure(src not in action["from"] and src not in action["to"], "already_moved",
-               "That army (or part of it) already moved in this action.", region=src)
-        moving = self._check_move(tx.state, side, command, None)
+        # wotr.md §3: two *different* armies, and no figure moves twice in one action (the
+        # seed: the army that was joined may still move without the figures that joined it).
+        ensure(src not in action["from"], "already_moved",
+               "That army already moved in this action.", region=src)
+        exclude = action["arrived"] if src in action["to"] else None
+        moving = self._check_move(tx.state, side, command, None, exclude)
         self._do_move(tx, side, src, dst, moving)
         tx.emit(ACTION_CLOSED, side=side)
         end_action(tx, side)
@@ -252,14 +265,15 @@ class WarOfTheRing(Game):
 
     # --- checks --------------------------------------------------------------------------------
 
-    def _check_move(self, state: State, side: str, command: Command, die: str | None) -> Army:
+    def _check_move(self, state: State, side: str, command: Command, die: str | None,
+                    exclude: Army | None = None) -> Army:
         if die is not None:
             ensure(die in ARMY_FACES or die == "character", "wrong_die",
                    "Moving armies needs an Army, Muster/Army or Character die (§2).")
         src, dst = command["from_"], command["to"]
-        army = state["armies"].get(src)
+        army = _without(state["armies"].get(src), exclude)
         ensure(army is not None and army_side(army) == side and units(army) > 0, "no_army",
-               "You have no army there.", region=src)
+               "You have no army there (that has not moved in this action).", region=src)
         ensure(src in REGIONS and dst in neighbours(state, src), "not_adjacent",
                "Armies move one region, to an adjacent one (§3).", to=dst)
         ensure(field_side(state, dst) != other(side), "not_free",
@@ -339,19 +353,19 @@ class WarOfTheRing(Game):
                 if NATION_SIDE[n] == side and track["step"] > 0
                 and (track["active"] or track["step"] > 1)]
 
-    def _second_moves(self, state: State, side: str, moved_from: list[str],
-                      moved_to: list[str]) -> list[Command]:
+    def _second_moves(self, state: State, side: str, action: dict[str, Any]) -> list[Command]:
         out = []
         for src in sorted(state["armies"]):
-            if src in moved_from or src in moved_to:
+            if src in action["from"]:
                 continue
-            out.extend(self._moves_from(state, side, src, SECOND_MOVE, None))
+            exclude = action["arrived"] if src in action["to"] else None
+            out.extend(self._moves_from(state, side, src, SECOND_MOVE, None, exclude))
         return out
 
     def _moves_from(self, state: State, side: str, src: str, kind: str,
-                    die: str | None) -> list[Command]:
-        army = state["armies"][src]
-        if army_side(army) != side or units(army) == 0:
+                    die: str | None, exclude: Army | None = None) -> list[Command]:
+        army = _without(state["armies"][src], exclude)
+        if not army or army_side(army) != side or units(army) == 0:
             return []
         if die == "character" and leaders(army) == 0:
             return []
@@ -437,9 +451,7 @@ class WarOfTheRing(Game):
         if state["battle"] is not None:
             return battle.legal(state, side)
         if state["action"] is not None:
-            action = state["action"]
-            return [*self._second_moves(state, side, action["from"], action["to"]),
-                    {"type": END_ACTION}]
+            return [*self._second_moves(state, side, state["action"]), {"type": END_ACTION}]
         out: list[Command] = []
         for die in sorted(set(state["dice"][side])):
             if die in ARMY_FACES or die == "character":

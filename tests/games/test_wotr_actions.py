@@ -117,12 +117,24 @@ def test_an_army_die_moves_two_different_armies_one_region_each():
 
 
 def test_no_figure_moves_twice_in_one_action():
+    """The seed: a unit that joined an army cannot move on with it; the army may move without
+    it."""
     state = play(board(), SHS, move("Nurn", "Gorgoroth"))
+    assert state["armies"]["Gorgoroth"] == {"sauron": [5, 0, 0]}
     given_state(GAME, state).when({"type": "second_move", "from": "Gorgoroth",
-                                   "to": "Minas Morgul", "leave": 0}, SHS).rejected(
+                                   "to": "Minas Morgul", "leave": 3}, SHS).rejected(
+        "nothing_moves")  # only the 3 Regulars that were there may go
+    after = play(state, SHS, {"type": "second_move", "from": "Gorgoroth", "to": "Minas Morgul",
+                              "leave": 0})
+    assert after["armies"]["Gorgoroth"] == {"sauron": [2, 0, 0]}
+    assert after["armies"]["Minas Morgul"] == {"sauron": [8, 0, 1]}
+
+
+def test_the_same_army_cannot_move_twice():
+    state = play(board(), SHS, move("Minas Morgul", "North Ithilien", leave=2))
+    given_state(GAME, state).when({"type": "second_move", "from": "Minas Morgul",
+                                   "to": "South Ithilien", "leave": 0}, SHS).rejected(
         "already_moved")
-    given_state(GAME, state).when({"type": "second_move", "from": "Nurn", "to": "Gorgoroth",
-                                   "leave": 0}, SHS).rejected("already_moved")
 
 
 def test_armies_move_only_to_adjacent_regions():
@@ -160,7 +172,9 @@ def test_units_not_at_war_stay_inside_their_borders_and_neutral_regions():
 
 def test_stacking_above_ten_is_removed_at_the_end_of_the_action():
     state = board({"Gorgoroth": {"sauron": [8, 0, 0]}, "Nurn": {"sauron": [4, 1, 0]}})
-    after = play(state, SHS, move("Nurn", "Gorgoroth"))  # no other army: the action ends
+    after = play(state, SHS, move("Nurn", "Gorgoroth"))
+    assert after["armies"]["Gorgoroth"] == {"sauron": [12, 1, 0]}  # checked at the end only
+    after = play(after, SHS, {"type": "end_action"})
     assert after["armies"]["Gorgoroth"] == {"sauron": [9, 1, 0]}
     assert after["reinf"]["sauron"][0] == state["reinf"]["sauron"][0] + 3
 

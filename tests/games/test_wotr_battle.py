@@ -119,6 +119,17 @@ def test_leaders_re_roll_misses_up_to_their_leadership():
     assert after["battle"]["rolls"][0]["hits"] == 1
 
 
+def test_the_seed_example_five_dice_and_two_re_rolls():
+    """The seed: 3 Elites, 5 Regulars and 3 Leaders roll 5 dice, not 8; with 2 misses only those
+    2 are re-rolled, not 3."""
+    armies = {"Osgiliath": {"gondor": [5, 3, 3]}, "North Ithilien": {"sauron": [3, 0, 0]}}
+    state = board(armies, dice={FP: ["will"], SH: ["army"]}, turn=FP)
+    state = play(state, FPS, attack("Osgiliath", "North Ithilien", die="will"))
+    after = no_cards(state, Dice(5, 6, 5, 2, 3, 2, 2, 2, 2, 2))
+    fp_roll = after["battle"]["rolls"][0]
+    assert len(fp_roll["dice"]) == 5 and fp_roll["rerolls"] == [2, 2] and fp_roll["hits"] == 3
+
+
 def test_the_owner_chooses_casualties_and_an_elite_is_reduced():
     armies = {"Dead Marshes": {"gondor": [1, 1, 0]}, "North Ithilien": {"sauron": [3, 0, 0]}}
     state = no_cards(_battle(armies, "North Ithilien", "Dead Marshes"), Dice(6, 2, 2, 2, 2))

@@ -313,22 +313,22 @@ def settle(tx: Tx) -> None:
     reinforcements (PROPOSED: flying is out of scope, so they could never move again), and
     stacking above 10 (5 in a besieged Stronghold) is trimmed (§1, §7)."""
     state = tx.state
-    for region in sorted(state["boxes"]):
-        box = state["boxes"][region]
-        if units(box) == 0:
-            tx.emit(LEADERS_REMOVED, src="box:" + region, dst=remove_to_pool(next(iter(box))),
-                    figures=copy_army(box))
-            continue
-        if field_side(state, region) != box_side(state, region) and units(
-                state["armies"].get(region)) > 0:
-            continue
-        tx.emit(SIEGE_LIFTED, src="box:" + region, dst=region, figures=copy_army(box))
     for region in sorted(state["armies"]):
         army = state["armies"][region]
         if units(army) == 0:
             for nation, f in sorted(army.items()):
                 tx.emit(LEADERS_REMOVED, src=region, dst=remove_to_pool(nation),
                         figures={nation: list(f)})
+    for region in sorted(state["boxes"]):
+        box = state["boxes"][region]
+        if units(box) == 0:
+            for nation, f in sorted(box.items()):
+                tx.emit(LEADERS_REMOVED, src="box:" + region, dst=remove_to_pool(nation),
+                        figures={nation: list(f)})
+            continue
+        if field_side(state, region) not in (None, box_side(state, region)):
+            continue  # the besiegers are still there
+        tx.emit(SIEGE_LIFTED, src="box:" + region, dst=region, figures=copy_army(box))
     for loc, limit in ([(r, STACK_LIMIT) for r in sorted(state["armies"])]
                        + [("box:" + r, SIEGE_LIMIT) for r in sorted(state["boxes"])]):
         army = location(state, loc)

@@ -398,3 +398,28 @@ def test_the_view_starts_with_a_text_summary_for_the_terminal_client():
     import json
     text = json.dumps(GAME.view(board(), FPS), indent=1)[:2000]
     assert "Minas Tirith: gondor 3/1/1" in text and "dice fp event,event" in text
+
+
+def test_the_siege_ends_when_the_besiegers_march_away():
+    state = _siege({"gondor": [2, 0, 0]}, {"sauron": [3, 0, 0]})
+    after = play(state, SHS, {"type": "move", "die": "army", "from": "Minas Tirith",
+                              "to": "Druadan Forest", "leave": 0})
+    after = play(after, SHS, {"type": "end_action"}) if after["action"] else after
+    assert not after["boxes"] and after["armies"]["Minas Tirith"] == {"gondor": [2, 0, 0]}
+
+
+def test_more_besiegers_may_march_in_to_reinforce_a_siege():
+    state = _siege({"gondor": [2, 0, 0]}, {"sauron": [3, 0, 0]})
+    state["armies"]["Osgiliath"] = {"sauron": [2, 0, 0]}
+    after = play(state, SHS, {"type": "move", "die": "army", "from": "Osgiliath",
+                              "to": "Minas Tirith", "leave": 0})
+    assert after["armies"]["Minas Tirith"] == {"sauron": [5, 0, 0]}
+    assert after["boxes"]["Minas Tirith"] == {"gondor": [2, 0, 0]}
+
+
+def test_nazgul_die_with_their_army_and_return_to_reinforcements():
+    """§5.4: Leaders fall with their army; Shadow figures go back to reinforcements."""
+    armies = {"Dead Marshes": {"gondor": [2, 0, 0]}, "North Ithilien": {"sauron": [1, 0, 1]}}
+    state = no_cards(_battle(armies, "North Ithilien", "Dead Marshes"), Dice(2, 2, 6, 2))
+    assert state["battle"] is None and "North Ithilien" not in state["armies"]
+    assert state["reinf"]["sauron"][2] == board()["reinf"]["sauron"][2] + 1

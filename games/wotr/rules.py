@@ -1,6 +1,24 @@
 """War of the Ring — the war of nations (shared/rules/wotr.md): setup, decide, pending, legal and
 default commands, result. The action phase lives here; the battle round in battle.py, the state
-machine shared by both in engine.py, views and redaction in views.py, the bots in bot.py."""
+machine shared by both in engine.py, views and redaction in views.py, the bots in bot.py.
+
+Where the spec and the seed are silent, these choices hold (each has a test):
+
+- A move or attack names the army's region and ``leave``, the number of units staying behind:
+  units that may not go stay first, then Regulars before Elites; Leaders and Nazgûl always go
+  with the moving part. The army that was joined may move on without the joining figures.
+- Units over a stacking limit are removed Regulars first; casualties are taken one hit at a time
+  by their owner, and a hit with only one way to take it is applied without asking.
+- The Leader re-roll is made for every miss it may (it can only help); an Elite with no Regular
+  left to replace it is removed by one hit; FP replacements come from eliminated units first.
+- Combat cards are chosen in either order and revealed together; Relentless Assault and
+  Onslaught name their X with the card (capped so one unit survives). Advancing after a battle
+  moves the whole attacking force or none of it.
+- A Free Peoples Leader is mustered only where Free Peoples units stand; Nazgûl left with no
+  Shadow unit go back to reinforcements. Discarded cards lie face up.
+- The Ring's clock (``max_rounds``): with no military victory by the end of that round the
+  Free Peoples win.
+"""
 
 from __future__ import annotations
 
@@ -511,15 +529,15 @@ class WarOfTheRing(Game):
             events = self.decide(state, command, seat, Rng("explain"))
         except Rejected as exc:
             return [f"Rejected ({exc.code}): {exc.message}"]
-        return [*lines, *(f"{e.type}: {e.data}" for e in events
-                          if viewer_safe(e, seat))]
+        # The lines may reach any viewer: events with hidden data show their type only.
+        return [*lines, *(f"{e.type}: {e.data}" if e.type not in _HIDDEN_DATA else e.type
+                          for e in events)]
 
     def bot(self, level: str) -> Callable[[dict[str, Any], list[Command], Rng], Command]:
         return bot.level(level)
 
 
-def viewer_safe(event: Event, seat: Seat) -> bool:
-    return event.type not in (COMBAT_CARD_CHOSEN, CARD_DRAWN) or event.data["side"] == SIDES[seat]
+_HIDDEN_DATA = frozenset({COMBAT_CARD_CHOSEN, CARD_DRAWN, GAME_STARTED})
 
 
 def _muster(die: str, recruits: list[tuple[str, str, str]]) -> Command:

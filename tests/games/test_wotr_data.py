@@ -74,3 +74,14 @@ def test_each_side_has_a_24_card_strategy_deck_with_unique_ids():
     assert len(DECKS["fp"]) == 24 and len(DECKS["sh"]) == 24
     assert len(CARDS) == 48
     assert Counter(CARDS[c].combat for c in DECKS["fp"])["shield_wall"] == 4
+
+
+def test_the_catalog_lists_wotr_with_its_scenarios_and_bot_levels():
+    from service.catalog import catalog
+    entry = next(g for g in catalog() if g["name"] == "wotr")
+    assert (entry["min_seats"], entry["max_seats"]) == (2, 2)
+    assert entry["options"]["scenario"]["choices"] == ["full", "south"]
+    assert entry["options"]["scenario"]["default"] == "full"
+    assert entry["bot_levels"] == ["random", "basic"]
+    assert {"move", "attack", "muster", "combat_card", "take_hit", "retreat"} <= set(
+        entry["commands"])

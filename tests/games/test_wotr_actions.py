@@ -365,3 +365,25 @@ def test_figures_are_conserved_through_a_random_game(scenario):
             state = GAME.evolve(state, event)
         assert figures_total(state) == totals
     assert GAME.result(state)
+
+
+def test_a_free_peoples_leader_is_never_left_alone():
+    state = board({"Minas Tirith": {"gondor": [2, 0, 1]}}, dice={FP: ["will"], SH: ["army"]},
+                  turn=FP)
+    after = play(state, FPS, move("Minas Tirith", "Lossarnach", die="will", leave=1))
+    assert after["armies"]["Minas Tirith"] == {"gondor": [1, 0, 0]}
+    assert after["armies"]["Lossarnach"] == {"gondor": [1, 0, 1]}
+    given_state(GAME, state).when(move("Minas Tirith", "Lossarnach", die="will", leave=2),
+                                  FPS).rejected("nothing_moves")
+
+
+def test_mustering_is_limited_by_the_reinforcements_left():
+    state = board(dice={FP: ["muster"], SH: ["army"]}, turn=FP)
+    state["reinf"]["gondor"] = [1, 0, 0]
+    recruits = [{"nation": "gondor", "kind": "regular", "region": "Pelargir"},
+                {"nation": "gondor", "kind": "regular", "region": "Lossarnach"}]
+    given_state(GAME, state).when({"type": "muster", "die": "muster", "recruits": recruits},
+                                  FPS).rejected("not_enough_reinforcements")
+    given_state(GAME, state).when({"type": "muster", "die": "muster", "recruits": [
+        {"nation": "gondor", "kind": "elite", "region": "Pelargir"}]}, FPS).rejected(
+        "cannot_muster_there")

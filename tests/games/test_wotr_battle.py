@@ -423,3 +423,12 @@ def test_nazgul_die_with_their_army_and_return_to_reinforcements():
     state = no_cards(_battle(armies, "North Ithilien", "Dead Marshes"), Dice(2, 2, 6, 2))
     assert state["battle"] is None and "North Ithilien" not in state["armies"]
     assert state["reinf"]["sauron"][2] == board()["reinf"]["sauron"][2] + 1
+
+
+def test_the_siege_choice_comes_again_before_every_round():
+    from tests.games.wotr_helpers import no_cards as both_pass
+    state = play(_battle(MT, "Osgiliath", "Minas Tirith"), FPS, {"type": "withdraw", "yes": False})
+    state = both_pass(state, Dice(2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2))
+    state = play(state, SHS, {"type": "continue_battle", "yes": True})
+    state = play(state, FPS, {"type": "retreat", "to": ""})
+    assert state["battle"]["stage"] == "siege_choice" and state["battle"]["round"] == 2

@@ -30,7 +30,7 @@ def _tokens_key(player_id: str) -> str:
 
 
 def _public_token(record: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in record.items() if k != "hash"}
+    return {k: v for k, v in record.items() if k not in ("hash", "issued_ns")}
 
 
 class Accounts:
@@ -65,7 +65,7 @@ class Accounts:
         now = int(time.time())
         record = {"id": "tok_" + secrets.token_hex(6), "name": name, "created": now,
                   "expires_at": now + expires_in if expires_in else None,
-                  "hash": _token_key(token)}
+                  "hash": _token_key(token), "issued_ns": time.time_ns()}
         pipe = self.redis.pipeline(transaction=False)  # keys in different cluster slots
         # Redis expires the token itself, so an expired token is gone on every process at once.
         pipe.set(record["hash"], player_id, ex=expires_in or None)
@@ -82,7 +82,7 @@ class Accounts:
         if expired:
             self.redis.hdel(_tokens_key(player_id), *expired)
         live = [r for r in records if r["id"] not in expired]
-        return [_public_token(r) for r in sorted(live, key=lambda r: (r["created"], r["id"]))]
+        return [_public_token(r) for r in sorted(live, key=lambda r: r.get("issued_ns", 0))]
 
     def revoke_token(self, player_id: str, token_id: str) -> dict[str, Any]:
         """Revoke one of the player's tokens at once; the revoked record."""

@@ -96,7 +96,7 @@ def _attack_score(b: _Board, c: Command) -> float:
         mine, theirs = b.armies.get(src), b.armies.get(dst)
         penalty = 0.75 if REGIONS[dst].settlement in ("city", "fortification") else 1.0
     ratio = (_strength(mine) - leave) * penalty / max(_strength(theirs), 0.5)
-    gain = 3.0 * b.worth(dst) + (2.0 if REGIONS[dst].settlement else 0.0)
+    gain = 3.0 * b.worth(dst) + (2.0 if dst in b.control else 0.0)
     return 6.0 * (ratio - 1.4) + gain - 0.5 * leave
 
 
@@ -108,7 +108,7 @@ def _move_score(b: _Board, c: Command) -> float:
     here, there = b.to_target.get(src, 99), b.to_target.get(dst, 99)
     score += 1.5 * (here - there)
     settlement = REGIONS[dst].settlement
-    if settlement and not b.mine(dst) and dst not in b.boxes:
+    if dst in b.control and not b.mine(dst) and dst not in b.boxes:
         score += 8.0 + 6.0 * b.worth(dst)  # an unguarded enemy Settlement: take it
     if b.mine(src) and REGIONS[src].settlement and leave == 0 and b.threat(src) > 0:
         score -= 3.0 + 3.0 * b.worth(src)  # do not leave a threatened Settlement empty

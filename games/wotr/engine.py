@@ -64,6 +64,8 @@ from games.wotr.model import (
     units,
 )
 
+SETTLEMENTS = ("city", "town", STRONGHOLD)
+
 # --- evolve -----------------------------------------------------------------------------------
 
 
@@ -85,8 +87,9 @@ def initial(data: dict[str, Any]) -> State:
         "dice": {FP: [], SH: []}, "action": None, "armies": armies, "boxes": {},
         "reinf": {n: list(f) for n, f in REINFORCEMENTS.items()},
         "dead": {n: [0, 0, 0] for n in NATIONS},
+        # §6: a Fortification is not a Settlement (no control, no VP, no mustering).
         "control": {r: NATION_SIDE[REGIONS[r].nation] for r in regions
-                    if REGIONS[r].settlement and REGIONS[r].nation},
+                    if REGIONS[r].settlement in SETTLEMENTS and REGIONS[r].nation},
         "politics": {n: {"step": s, "active": a} for n, (s, a) in POLITICS.items()},
         "hands": {FP: [], SH: []}, "decks": {s: list(data["decks"][s]) for s in SIDES},
         "discards": {FP: [], SH: []}, "battle": None, "totals": totals,

@@ -387,3 +387,11 @@ def test_mustering_is_limited_by_the_reinforcements_left():
     given_state(GAME, state).when({"type": "muster", "die": "muster", "recruits": [
         {"nation": "gondor", "kind": "elite", "region": "Pelargir"}]}, FPS).rejected(
         "cannot_muster_there")
+
+
+def test_a_fortification_is_not_a_settlement_and_is_never_captured():
+    state = board({"Gap of Rohan": {"isengard": [3, 0, 0]}})
+    assert "Fords of Isen" not in state["control"] and "Osgiliath" not in state["control"]
+    after = play(state, SHS, move("Gap of Rohan", "Fords of Isen"))
+    assert "Fords of Isen" not in after["control"]
+    assert after["politics"]["rohan"] == {"step": 0, "active": True}  # entered, not captured

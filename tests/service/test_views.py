@@ -104,3 +104,11 @@ def test_times_are_unix_milliseconds_and_seats_integers_everywhere(api):
     assert all(isinstance(e["at"], int) and e["at"] > 1_700_000_000_000 for e in events)
     seats = {e["seat"] for e in events}
     assert None in seats and all(s is None or isinstance(s, int) for s in seats)
+
+
+def test_a_created_game_answers_201_with_its_location(api):
+    headers = api.player("ann")
+    response = api.client.post("/v1/games", headers=headers, json={
+        "game": "loot", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    assert response.status_code == 201
+    assert response.headers["Location"].endswith(f"/v1/games/{response.json['id']}")

@@ -4,6 +4,9 @@ PYTHON ?= python3
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
+REDOCLY_VERSION := 2.77.0
+REDOCLY := $(VENV)/node/node_modules/.bin/redocly
+
 .PHONY: install run test lint openapi bench clean
 
 $(STAMP): setup.cfg pyproject.toml
@@ -17,8 +20,12 @@ install: $(STAMP)
 run: install
 	$(BIN)/tablestream serve
 
-lint: install
+$(REDOCLY):
+	npm install --silent --no-save --no-audit --no-fund --prefix $(VENV)/node @redocly/cli@$(REDOCLY_VERSION)
+
+lint: install $(REDOCLY)
 	$(BIN)/ruff check .
+	$(REDOCLY) lint openapi.yaml
 
 test: install lint
 	$(BIN)/python -m pytest -n auto

@@ -102,9 +102,12 @@ def _docs_config() -> dict[str, Any]:
 
 
 def _spec_options() -> dict[str, Any]:
-    return {"security": [{"bearer": []}],
-            "info": {"description": "Turn-based card and board games over REST, event-sourced "
-                                    "on Redis Streams. Errors are application/problem+json."}}
+    # Security is declared per operation (service.http.contract), not globally.
+    return {"info": {"license": {"name": "Apache-2.0", "identifier": "Apache-2.0"},
+                     "description": "Turn-based card and board games over REST, event-sourced "
+                                    "on Redis Streams. Errors are application/problem+json "
+                                    "with a stable `code`. Every time is in Unix "
+                                    "milliseconds; every seat is an integer."}}
 
 
 def _embedded_url(config: Config) -> str:

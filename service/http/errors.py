@@ -86,18 +86,22 @@ class ProblemApi(Api):
     def handle_store_error(self, error: Exception) -> Response:
         """Redis down, hung or refusing writes: 503 ``store_unavailable`` and one log line (an
         outage is not a bug, so no traceback per request); any other Redis error is a 500."""
+        if not isinstance(error, StoreUnavailable) and "MISCONF" in str(error):
+            # Redis itself refusing writes after a failed append-only file write.
+            error = StoreUnavailable(f"the append-only file cannot be written ({error})")
         if isinstance(error, StoreUnavailable):
             reason, retry_after = error.reason, error.retry_after
+            detail = f"The game store accepts no writes now: {reason}."
         elif is_outage(error):
             reason, retry_after = f"{type(error).__name__}: {error}", STORE_RETRY_AFTER
+            detail = "The game store cannot be reached now."
         else:
             current_app.log_exception(sys.exc_info())
             return self.handle_http_exception(InternalServerError())
         reason = " ".join(reason.split())  # one line, whatever Redis put in its message
         log.warning("store unavailable: %s %s: %s", request.method, request.path, reason)
         response = problem(503, "store_unavailable", "Service unavailable",
-                           "The game store cannot serve this request now; retry after "
-                           f"{retry_after} s.", retry_after=retry_after)
+                           f"{detail} Retry after {retry_after} s.", retry_after=retry_after)
         response.headers["Retry-After"] = str(retry_after)
         return response
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import redis
 from redis.backoff import NoBackoff
-from redis.cluster import ClusterNode, RedisCluster
+from redis.cluster import REDIS_ALLOWED_KEYS, RedisCluster
 from redis.exceptions import ClusterDownError, SlotNotCoveredError, TryAgainError
 from redis.retry import Retry
 
@@ -107,16 +107,22 @@ def connect(url: str, cluster: bool | None = None, blocking: bool = False) -> Re
     return redis.Redis(connection_pool=pool)
 
 
+_CLUSTER_OWN_KEYS = frozenset({"host", "port", "db", "retry", "connection_pool"})
+
+
 def blocking_client(client: RedisClient) -> RedisClient:
     """A client on ``client``'s server(s) for blocking reads, with a pool of its own."""
     options = client_options(blocking=True)
     if isinstance(client, RedisCluster):
-        kwargs = dict(client.nodes_manager.connection_kwargs)
-        kwargs.pop("retry", None)
+        # The nodes' connection settings (password, TLS...), less what RedisCluster refuses.
+        kwargs = {k: v for k, v in client.nodes_manager.connection_kwargs.items()
+                  if k in REDIS_ALLOWED_KEYS and k not in _CLUSTER_OWN_KEYS}
         kwargs.update(options, connection_pool_class=redis.BlockingConnectionPool,
                       retry=Retry(NoBackoff(), 1))
-        nodes = [ClusterNode(node.host, node.port) for node in client.get_nodes()]
-        return RedisCluster(startup_nodes=nodes, **kwargs)
+        # Through a URL, as connect() does: only then does RedisCluster build each node's pool
+        # from connection_pool_class (a blocking pool of our size).
+        node = client.get_default_node() or client.get_nodes()[0]
+        return RedisCluster(url=f"redis://{node.host}:{node.port}", **kwargs)
     kwargs = dict(client.connection_pool.connection_kwargs)
     kwargs.update(options)
     return redis.Redis(connection_pool=redis.BlockingConnectionPool(

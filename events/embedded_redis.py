@@ -237,7 +237,7 @@ def _probe(port: int, timeout: float = 2.0) -> redis.Redis:
 
 def _aof_error_after(client: redis.Redis, wait: float) -> str | None:
     """The server's append-only file error if it lasts ``wait`` seconds (Redis retries the write
-    every 100 ms, so a disk that just got room clears it), else None. None too when the server
+    every second, so a disk that just got room clears it), else None. None too when the server
     cannot even answer INFO: then there is nothing better to do than the usual shutdown."""
     from events.redis_store import aof_write_error
 

@@ -44,6 +44,7 @@ class Events(MethodView):
 @blp.route("/<game_id>/events/stream")
 class EventStream(MethodView):
     @blp.arguments(StreamQuery(), location="query")
+    @blp.errors(400, 401, 404)
     @blp.doc(responses={"200": {"description": "A text/event-stream of events; each `id` is "
                                 "the event's version, resumable with Last-Event-ID",
                                 "content": {"text/event-stream": {"schema": {"type": "string"}}}}})

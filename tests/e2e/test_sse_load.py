@@ -21,6 +21,15 @@ def _open_stream(base: str, game_id: str) -> socket.socket:
     return sock
 
 
+def _read_until(sock: socket.socket, wanted: bytes, timeout: float) -> None:
+    sock.settimeout(timeout)
+    received = b""
+    while wanted not in received:
+        chunk = sock.recv(65536)
+        assert chunk, "stream closed early"
+        received += chunk
+
+
 def test_moves_are_accepted_while_100_sse_streams_are_open(server):
     player = requests.post(f"{server}/players", json={"name": "ann"}).json()
     headers = {"Authorization": f"Bearer {player['token']}"}
@@ -67,6 +76,9 @@ def test_a_move_succeeds_while_200_streams_idle_in_one_api_process(redis_url, tm
         try:
             for _ in range(200):
                 streams.append(_open_stream(server, game_id))
+            # The production heartbeat (15 s, past redis-py's old 5 s default socket timeout):
+            # an idle stream gets its keep-alive, then the live move below.
+            _read_until(streams[0], b": keep-alive\n\n", timeout=40)
             version = requests.get(f"{server}/games/{game_id}").json()["version"]
             response = requests.post(f"{server}/games/{game_id}/commands", headers=headers,
                                      json={"type": "add", "amount": 1,
@@ -74,12 +86,7 @@ def test_a_move_succeeds_while_200_streams_idle_in_one_api_process(redis_url, tm
             assert response.status_code == 200, response.text
             version = response.json()["version"]
             for sock in streams[::20] + streams[-1:]:
-                sock.settimeout(30)
-                received = b""
-                while f"id: {version}".encode() not in received:
-                    chunk = sock.recv(65536)
-                    assert chunk, "stream closed early"
-                    received += chunk
+                _read_until(sock, f"id: {version}".encode(), timeout=30)
         finally:
             for sock in streams:
                 sock.close()

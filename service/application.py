@@ -67,12 +67,14 @@ class GameService(HistoryMixin):
     replay, takebacks, explain, disputes, audit — comes from ``HistoryMixin``)."""
 
     def __init__(self, store: EventStore, followups: FollowUps | None = None,
-                 lobby: Any = None, clock: Callable[[], float] = time.time,
+                 lobby: Any = None, inbox: Any = None,
+                 clock: Callable[[], float] = time.time,
                  seed_factory: Callable[[], str] = lambda: secrets.token_hex(32)):
         self.store = store
         self.projector = Projector(store)
         self.followups = followups or NoFollowUps()
         self.lobby = lobby
+        self.inbox = inbox  # players' notices and webhooks (service.inbox), or None
         self.clock = clock
         self.seed_factory = seed_factory  # tests fix it to make whole games reproducible
         self._cache: OrderedDict[str, Projection] = OrderedDict()
@@ -516,4 +518,7 @@ class GameService(HistoryMixin):
             self._best_effort("lobby row", game_id, self.lobby.update, game_id, projection)
         self._best_effort("follow-ups", game_id, self.followups.after_append, game_id,
                           projection)
+        if self.inbox is not None:
+            self._best_effort("inbox", game_id, self.inbox.after_append, game_id, projection,
+                              appended)
         return Outcome(result.last_version, appended, projection=projection)

@@ -18,6 +18,7 @@ from service.http import (
     events_feed,
     games,
     health,
+    me,
     observability,
     players,
     replay,
@@ -26,13 +27,14 @@ from service.http import (
 from service.http.context import Tablestream
 from service.http.errors import ProblemApi
 from service.http.limiter import RateLimiter
+from service.inbox import build_inbox
 from service.lobby import Lobby
 
 API_VERSION = "1.0.0"
 DOCS_PREFIX = "/v1"
 
 BLUEPRINTS = [players.blp, games.blp, commands.blp, events_feed.blp, replay.blp, undo.blp,
-              audit.blp, health.blp]
+              audit.blp, me.blp, health.blp]
 
 # Headers a browser client may read from a cross-origin answer (CORS hides the rest).
 EXPOSED_HEADERS = ["ETag", "Idempotent-Replayed", "Retry-After", "Location",
@@ -42,7 +44,7 @@ EXPOSED_HEADERS = ["ETag", "Idempotent-Replayed", "Retry-After", "Location",
 def create_app(config: Config | None = None, followups: Any = None,
                redis_client: Any = None, **service_options: Any) -> Flask:
     """The Flask app over one Redis (the embedded one unless ``config.redis_url`` is set)."""
-    from events.redis_store import RedisEventStore, connect
+    from events.redis_store import RedisEventStore, blocking_client, connect
 
     config = config or Config.from_env()
     if redis_client is None:
@@ -58,11 +60,17 @@ def create_app(config: Config | None = None, followups: Any = None,
         CORS(app, origins=origins, expose_headers=EXPOSED_HEADERS, max_age=600,
              allow_headers=["Authorization", "Content-Type", "If-None-Match", "Last-Event-ID",
                             observability.REQUEST_ID_HEADER])
-    store = RedisEventStore(redis_client)
+    # One pool of blocking connections for every live stream of this process (game events and
+    # players' notices), apart from the pool moves use (issue 9 item 1).
+    blocking = blocking_client(redis_client)
+    store = RedisEventStore(redis_client, blocking)
     lobby = Lobby(redis_client)
     if followups is None and config.workers_enabled:
         followups = _default_followups(config, redis_client)
-    service = GameService(store, followups=followups, lobby=lobby, **service_options)
+    inbox = service_options.pop("inbox", None) or build_inbox(redis_client, followups, config,
+                                                                  blocking)
+    service = GameService(store, followups=followups, lobby=lobby, inbox=inbox,
+                          **service_options)
     app.extensions["tablestream"] = Tablestream(config, service, Accounts(redis_client), lobby,
                                                 RateLimiter(config.rate_limit_per_second))
     api = ProblemApi(app)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import http
 import logging
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import marshmallow as ma
@@ -121,6 +122,19 @@ class ProblemApi(Api):
         for name, value in (data.get("headers") or {}).items():
             response.headers[name] = value
         return response
+
+
+def end_on_outage(stream: Iterator[str], what: str) -> Iterator[str]:
+    """``stream`` (server-sent events), ended with one log line when the store goes away under
+    it: the headers are sent, so no 503 now; the client reconnects with Last-Event-ID and gets
+    the 503 until the store is back."""
+    try:
+        yield from stream
+    except (redis.RedisError, RedisClusterException) as exc:
+        if not is_outage(exc):
+            raise
+        log.warning("store unavailable: %s ended: %s: %s", what, type(exc).__name__,
+                    " ".join(str(exc).split()))
 
 
 def _is_json_error(errors: Any) -> bool:

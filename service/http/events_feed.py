@@ -3,21 +3,16 @@
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Iterator
 
-import redis
 from flask import Response, request, stream_with_context
 from flask.views import MethodView
-from redis.exceptions import RedisClusterException
 
-from events.redis_store import is_outage
 from service import metrics
 from service.http.blueprint import Blueprint
 from service.http.context import ctx, optional_player
+from service.http.errors import end_on_outage
 from service.http.schemas import EventPage, EventsQuery, StreamQuery
-
-log = logging.getLogger(__name__)
 
 blp = Blueprint("events", __name__, url_prefix="/v1/games", description="The event log")
 
@@ -74,14 +69,8 @@ def _stream(service, game_id: str, viewer, after: int, heartbeat: float,
         return
     metrics.SSE_CONNECTIONS.inc()
     try:
-        yield from _follow(service, game, game_id, viewer, after, heartbeat)
-    except (redis.RedisError, RedisClusterException) as exc:
-        if not is_outage(exc):
-            raise
-        # Headers are sent, so no 503 now: end the stream (the client reconnects with
-        # Last-Event-ID and gets the 503 until the store is back) and log one line.
-        log.warning("store unavailable: stream of game %s ended after version %s: %s: %s",
-                    game_id, after, type(exc).__name__, " ".join(str(exc).split()))
+        yield from end_on_outage(_follow(service, game, game_id, viewer, after, heartbeat),
+                                 f"stream of game {game_id}")
     finally:
         metrics.SSE_CONNECTIONS.dec()
 

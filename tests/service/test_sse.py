@@ -84,3 +84,26 @@ def test_idle_stream_outlives_the_socket_timeout_with_the_production_heartbeat(r
         assert next(chunks).startswith(f"id: {version + 1}\nevent: added\n".encode())
     finally:
         response.close()
+
+
+def test_idle_notice_stream_outlives_the_socket_timeout_with_the_production_heartbeat(
+        redis_url):
+    # The account-wide stream blocks in XREAD too (issue 9 item 1).
+    from service.config import Config
+    from service.http import create_app
+    from tests.service.conftest import Api
+
+    api = Api(create_app(Config(redis_url=redis_url, workers_enabled=False,
+                                rate_limit_per_second=0)))
+    game_id, players = api.table("tally", 1, {"target": 100})
+    version = api.get(game_id)["version"]
+    response = api.client.get("/v1/me/events/stream", headers=players[0], buffered=False)
+    chunks = iter(response.response)
+    try:
+        assert next(chunks) == b": connected\n\n"
+        assert next(chunks) == b": keep-alive\n\n"
+        assert api.send(game_id, players[0], {"type": "add", "amount": 1},
+                        version).status_code == 200
+        assert b"event: your_turn\n" in next(chunks)
+    finally:
+        response.close()

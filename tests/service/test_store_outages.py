@@ -196,3 +196,32 @@ def test_stream_ends_with_one_log_line_when_redis_dies_under_it(tmp_path, caplog
     records = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(records) == 1 and records[0].exc_info is None, [r.getMessage() for r in records]
     assert "store unavailable" in records[0].getMessage()
+
+
+def test_move_to_a_stopped_redis_is_503_and_its_retry_appends_once(tmp_path, caplog):
+    import os
+    import signal
+
+    from events import embedded_redis
+
+    server = embedded_redis.start(tmp_path / "data")
+    try:
+        api = Api(_outage_app(server.url))
+        game_id, players = api.table("tally", 1, {"target": 100})
+        version = api.get(game_id)["version"]
+        caplog.set_level(logging.INFO)
+        caplog.clear()
+        os.kill(server.process.pid, signal.SIGSTOP)  # hung: connected, never answering
+        try:
+            response = _bounded(lambda: api.send(game_id, players[0], {"type": "add", "amount": 1},
+                                                 version, command_id="move-1"))
+        finally:
+            os.kill(server.process.pid, signal.SIGCONT)
+        _assert_store_unavailable(response, caplog)
+        # A 503 leaves the outcome unknown to the client: the same command id settles it.
+        retry = api.send(game_id, players[0], {"type": "add", "amount": 1}, version,
+                         command_id="move-1")
+        assert retry.status_code == 200, retry.json
+        assert api.service.store.last_version(game_id) == version + 1  # appended once
+    finally:
+        server.stop()

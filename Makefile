@@ -45,6 +45,7 @@ openapi: install
 bench: install
 	$(BIN)/python bench/store_and_http.py
 	$(BIN)/python bench/bots_and_clocks.py
+	$(BIN)/python bench/outages.py
 
 clean:
 	rm -rf $(VENV) $(LOCK_VENV) *.egg-info

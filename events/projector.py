@@ -9,6 +9,7 @@ store I/O (snapshot + tail) is in ``Projector``.
 from __future__ import annotations
 
 import json
+import logging
 import pickle
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -17,6 +18,8 @@ from typing import Any
 from events.store import EventStore, Snapshot, StoredEvent
 from games import get_game
 from games.core import Event, Game
+
+log = logging.getLogger(__name__)
 
 # Events the platform folds itself; everything else belongs to the game's rules.
 PLATFORM_EVENTS = frozenset({
@@ -284,8 +287,12 @@ class Projector:
                 rewind_to = self.load(game_id, upto=event.data["to_version"])
             apply(projection, event, rewind_to, batch_end)
         if snapshot and tail and self._crossed_snapshot(old, projection.version):
-            self.store.save_snapshot(game_id, Snapshot(projection.version,
-                                                       json.loads(json.dumps(projection.data))))
+            try:
+                self.store.save_snapshot(game_id, Snapshot(
+                    projection.version, json.loads(json.dumps(projection.data))))
+            except Exception as exc:  # a snapshot is a cache: the log it summarises is safe
+                log.warning("snapshot of game %s at version %s not saved: %s: %s", game_id,
+                            projection.version, type(exc).__name__, " ".join(str(exc).split()))
         return projection
 
     def rebuild(self, game_id: str) -> Projection:

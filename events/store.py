@@ -81,6 +81,15 @@ class GameExists(StoreError):
     """``create`` was given an id that is already taken."""
 
 
+class StoreUnavailable(StoreError):
+    """The store refuses writes for a while (its disk cannot take them): HTTP 503."""
+
+    def __init__(self, reason: str, retry_after: int = 10):
+        super().__init__(reason)
+        self.reason = reason
+        self.retry_after = retry_after
+
+
 class EventStore(Protocol):
     def create(self, game_id: str, meta: dict[str, str], secret: str) -> None:
         """Create a game's meta and secret (fails if the id exists)."""

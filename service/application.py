@@ -483,6 +483,14 @@ class GameService(HistoryMixin):
         first, last = found
         return Outcome(last, self.store.read(game_id, first, last), duplicate=True)
 
+    @staticmethod
+    def _best_effort(what: str, game_id: str, step: Callable[..., Any], *args: Any) -> None:
+        try:
+            step(*args)
+        except Exception as exc:
+            log.warning("%s of game %s not updated after its append: %s: %s", what, game_id,
+                        type(exc).__name__, " ".join(str(exc).split()))
+
     def _append(self, game_id: str, expected_version: int, events: list[NewEvent],
                 command_id: str | None) -> Outcome:
         # Every append has a command id: it marks where one batch ends and the next begins.
@@ -503,9 +511,14 @@ class GameService(HistoryMixin):
         metrics.APPENDS.inc()
         appended = list(result.events)
         projection = self._after(game_id, result.first_version - 1, appended)
+        # The append is committed: what follows is best effort and must not turn the move's
+        # success into an error (issue 9 item 6). The lobby row is a cache of the log
+        # (``Lobby.rebuild``); bots and clocks are re-issued by the sweeper if this fails.
         if self.lobby is not None and any(is_platform_event(e.type) for e in events):
-            self.lobby.update(game_id, projection)
-        self.followups.after_append(game_id, projection)
+            self._best_effort("lobby row", game_id, self.lobby.update, game_id, projection)
+        self._best_effort("follow-ups", game_id, self.followups.after_append, game_id,
+                          projection)
         if self.inbox is not None:
-            self.inbox.after_append(game_id, projection, appended)
+            self._best_effort("inbox", game_id, self.inbox.after_append, game_id, projection,
+                              appended)
         return Outcome(result.last_version, appended, projection=projection)

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from events.projector import Projection
+from events.redis_store import MAX_BLOCK_MS, blocking_client
 from events.store import StoredEvent
 
 log = logging.getLogger(__name__)
@@ -73,9 +74,12 @@ def notices(game_id: str, projection: Projection,
 class Inbox:
     """Players' notice streams in Redis, and the webhooks they feed."""
 
-    def __init__(self, client: Any, webhooks: Any = None):
+    def __init__(self, client: Any, webhooks: Any = None, blocking: Any = None):
         self.redis = client
         self.webhooks = webhooks
+        # XREAD BLOCK outlasts the ordinary commands' socket timeout and would park one of
+        # their pooled connections per open stream: blocking reads get a client of their own.
+        self._blocking = blocking
 
     def after_append(self, game_id: str, projection: Projection,
                      appended: list[StoredEvent]) -> None:
@@ -112,10 +116,16 @@ class Inbox:
             entries = self.redis.xrange(key, f"({after}" if after != "0-0" else "-", "+",
                                         count=count)
         else:
-            reply = self.redis.xread({key: after}, count=count, block=block_ms)
+            reply = self._blocking_client().xread({key: after}, count=count,
+                                                  block=min(block_ms, MAX_BLOCK_MS))
             entries = reply[0][1] if reply else []
         return [{**json.loads(_text(fields[_key(fields, "notice")])), "id": _text(entry_id)}
                 for entry_id, fields in entries]
+
+    def _blocking_client(self) -> Any:
+        if self._blocking is None:
+            self._blocking = blocking_client(self.redis)
+        return self._blocking
 
     def latest(self, player_id: str) -> str:
         """The id of the player's newest notice ("0-0" when there is none)."""
@@ -139,7 +149,7 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def build_inbox(client: Any, followups: Any, config: Any) -> Inbox:
+def build_inbox(client: Any, followups: Any, config: Any, blocking: Any = None) -> Inbox:
     """The inbox with webhooks delivered through ``followups``'s queue (none without one)."""
     from service.webhooks import Webhooks
 
@@ -147,7 +157,7 @@ def build_inbox(client: Any, followups: Any, config: Any) -> Inbox:
     intervals = config.webhook_retry_seconds or None
     webhooks = Webhooks(client, enqueue, allow_http=config.webhook_allow_http,
                         **({"retry_intervals": intervals} if intervals else {}))
-    return Inbox(client, webhooks)
+    return Inbox(client, webhooks, blocking)
 
 
 MY_GAMES_FILTERS = ("all", "open", "running", "my_turn", "finished")

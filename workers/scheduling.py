@@ -31,6 +31,7 @@ from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
 
 from events.projector import Projection
+from events.redis_store import client_options
 from workers import queue_name
 
 log = logging.getLogger(__name__)
@@ -88,16 +89,22 @@ def due_jobs(projection: Projection) -> list[Due]:
     return due
 
 
+def _queue_options() -> dict[str, Any]:
+    """The event store's timeouts and pool (issue 9 item 1), with bytes responses: RQ stores
+    pickles. An RQ worker raises the socket timeout above its own blocking dequeue."""
+    return {**client_options(), "decode_responses": False}
+
+
 def queue_connection(url: str) -> redis.Redis:
     """A client for RQ: bytes responses (RQ stores pickles), separate from the store's client."""
-    return redis.Redis.from_url(url)
+    return redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+        url, **_queue_options()))
 
 
 def connection_like(client: Any) -> redis.Redis:
     """A bytes client on the same server as ``client`` (a decoding event-store client)."""
-    kwargs = dict(client.connection_pool.connection_kwargs)
-    kwargs["decode_responses"] = False
-    return redis.Redis(connection_pool=redis.ConnectionPool(
+    kwargs = {**client.connection_pool.connection_kwargs, **_queue_options()}
+    return redis.Redis(connection_pool=redis.BlockingConnectionPool(
         connection_class=client.connection_pool.connection_class, **kwargs))
 
 

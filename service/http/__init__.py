@@ -44,7 +44,7 @@ EXPOSED_HEADERS = ["ETag", "Idempotent-Replayed", "Retry-After", "Location",
 def create_app(config: Config | None = None, followups: Any = None,
                redis_client: Any = None, **service_options: Any) -> Flask:
     """The Flask app over one Redis (the embedded one unless ``config.redis_url`` is set)."""
-    from events.redis_store import RedisEventStore, connect
+    from events.redis_store import RedisEventStore, blocking_client, connect
 
     config = config or Config.from_env()
     if redis_client is None:
@@ -60,11 +60,15 @@ def create_app(config: Config | None = None, followups: Any = None,
         CORS(app, origins=origins, expose_headers=EXPOSED_HEADERS, max_age=600,
              allow_headers=["Authorization", "Content-Type", "If-None-Match", "Last-Event-ID",
                             observability.REQUEST_ID_HEADER])
-    store = RedisEventStore(redis_client)
+    # One pool of blocking connections for every live stream of this process (game events and
+    # players' notices), apart from the pool moves use (issue 9 item 1).
+    blocking = blocking_client(redis_client)
+    store = RedisEventStore(redis_client, blocking)
     lobby = Lobby(redis_client)
     if followups is None and config.workers_enabled:
         followups = _default_followups(config, redis_client)
-    inbox = service_options.pop("inbox", None) or build_inbox(redis_client, followups, config)
+    inbox = service_options.pop("inbox", None) or build_inbox(redis_client, followups, config,
+                                                                  blocking)
     service = GameService(store, followups=followups, lobby=lobby, inbox=inbox,
                           **service_options)
     app.extensions["tablestream"] = Tablestream(config, service, Accounts(redis_client), lobby,

@@ -11,6 +11,7 @@ from flask.views import MethodView
 from service import metrics
 from service.http.blueprint import Blueprint
 from service.http.context import ctx, optional_player
+from service.http.errors import end_on_outage
 from service.http.schemas import EventPage, EventsQuery, StreamQuery
 
 blp = Blueprint("events", __name__, url_prefix="/v1/games", description="The event log")
@@ -38,6 +39,7 @@ class Events(MethodView):
 @blp.route("/<game_id>/events/stream")
 class EventStream(MethodView):
     @blp.arguments(StreamQuery(), location="query")
+    @blp.errors(400, 401, 404)
     @blp.doc(responses={"200": {"description": "A text/event-stream of events; each `id` is "
                                 "the event's version, resumable with Last-Event-ID",
                                 "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
@@ -67,7 +69,8 @@ def _stream(service, game_id: str, viewer, after: int, heartbeat: float,
         return
     metrics.SSE_CONNECTIONS.inc()
     try:
-        yield from _follow(service, game, game_id, viewer, after, heartbeat)
+        yield from end_on_outage(_follow(service, game, game_id, viewer, after, heartbeat),
+                                 f"stream of game {game_id}")
     finally:
         metrics.SSE_CONNECTIONS.dec()
 

@@ -12,6 +12,7 @@ from flask.views import MethodView
 from service import metrics
 from service.http.blueprint import Blueprint
 from service.http.context import ctx, current_player
+from service.http.errors import end_on_outage
 from service.http.schemas import (
     DeliveryOut,
     MeStreamQuery,
@@ -80,16 +81,21 @@ def _follow(inbox, player_id: str, after: str, heartbeat: float) -> Iterator[str
     yield ": connected\n\n"
     metrics.SSE_CONNECTIONS.inc()
     try:
-        while True:
-            notices = inbox.read(player_id, after, block_ms=int(heartbeat * 1000))
-            for notice in notices:
-                yield (f"id: {notice['id']}\nevent: {notice['kind']}\n"
-                       f"data: {json.dumps(notice)}\n\n")
-                after = notice["id"]
-            if not notices:
-                yield ": keep-alive\n\n"
+        yield from end_on_outage(_notices(inbox, player_id, after, heartbeat),
+                                 f"notice stream of {player_id}")
     finally:
         metrics.SSE_CONNECTIONS.dec()
+
+
+def _notices(inbox, player_id: str, after: str, heartbeat: float) -> Iterator[str]:
+    while True:
+        notices = inbox.read(player_id, after, block_ms=int(heartbeat * 1000))
+        for notice in notices:
+            yield (f"id: {notice['id']}\nevent: {notice['kind']}\n"
+                   f"data: {json.dumps(notice)}\n\n")
+            after = notice["id"]
+        if not notices:
+            yield ": keep-alive\n\n"
 
 
 @blp.route("/webhooks")

@@ -34,10 +34,20 @@ SNAPSHOT_EVERY = 25
 # Command-id prefixes of commands the server sends on a seat's behalf (clock, bot).
 MACHINE_COMMANDS = ("clock:", "bot:")
 
+# Prefix of every command id a client chose (``p:<player id>:<its id>``): scoped to its sender,
+# so no client can take a machine's id or another player's (issue 9 item 2).
+CLIENT_COMMANDS = "p:"
+
 
 def machine_command_id(kind: str, game_id: str, seat: int, since: int) -> str:
     """Deterministic id for a command the server sends for a seat, so a job run twice acts once."""
     return f"{kind}:{game_id}:{seat}:{since}"
+
+
+def client_command_id(player_id: str, command_id: str) -> str:
+    """The stored id of a command id a player's client chose: the same id from another player
+    is another id, and none can equal a machine's (those never start with ``p:``)."""
+    return f"{CLIENT_COMMANDS}{player_id}:{command_id}"
 
 
 def is_platform_event(event_type: str) -> bool:

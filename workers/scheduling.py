@@ -217,3 +217,16 @@ class JobScheduler:
 
 def _whole_second_after(moment: float) -> datetime:
     return datetime.fromtimestamp(math.ceil(moment), UTC)
+
+
+def worker_heartbeat_age(connection: redis.Redis, queue: str | None = None) -> float | None:
+    """Seconds since the freshest heartbeat of a worker on ``queue`` (None: no worker seen)."""
+    from rq import Worker
+
+    beats = [w.last_heartbeat for w in Worker.all(queue=Queue(queue or queue_name(),
+                                                               connection=connection))]
+    beats = [beat for beat in beats if beat is not None]
+    if not beats:
+        return None
+    newest = max(beat if beat.tzinfo else beat.replace(tzinfo=UTC) for beat in beats)
+    return max(0.0, (datetime.now(UTC) - newest).total_seconds())

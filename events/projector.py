@@ -26,6 +26,12 @@ PLATFORM_EVENTS = frozenset({
     "dispute_opened", "dispute_ruled",
 })
 
+# Platform events about the play rather than in it: filed by a seat, but not its move, so they
+# never reopen its decision. Were they to, a seat could reset its own running clock at will by
+# disputing or asking for a takeback (issue 9 item 4).
+ASIDES = frozenset({"dispute_opened", "dispute_ruled", "undo_requested", "undo_accepted",
+                    "undo_declined"})
+
 # Platform events no takeback may cross (a game's deal and draws are its own undo barriers).
 UNDO_BARRIERS = frozenset({"game_started", "game_finished", "seed_revealed"})
 
@@ -136,7 +142,7 @@ def apply(projection: Projection, event: StoredEvent, rewind_to: Projection | No
     data = projection.data
     kind, payload = event.type, event.data
     actors = data.setdefault("actors", [])
-    if event.seat not in actors:
+    if event.seat not in actors and kind not in ASIDES:
         actors.append(event.seat)
     if kind == "rewound":
         if rewind_to is None:

@@ -215,10 +215,14 @@ class GameService(HistoryMixin):
         return catalog()
 
     def create_game(self, player_id: str, game_name: str, options: dict[str, Any] | None,
-                    seats: list[dict[str, Any]], join: bool = True) -> str:
-        """Create a game with seat slots (humans and bots); the creator takes a human seat."""
+                    seats: list[dict[str, Any]], join: bool = True, unlisted: bool = True) -> str:
+        """Create a game with seat slots (humans and bots); the creator takes a human seat.
+
+        ``unlisted=False`` (the HTTP API's default) refuses the games kept for tests and
+        benchmarks: ``tally`` takes a target of millions, a cost anyone could otherwise trigger.
+        """
         game = REGISTRY.get(game_name)
-        if game is None:
+        if game is None or (game_name in UNLISTED and not unlisted):
             raise BadRequest("unknown_game_type", f"No game named {game_name!r} is hosted.",
                              known=sorted(set(REGISTRY) - UNLISTED))
         if not game.min_seats <= len(seats) <= game.max_seats:

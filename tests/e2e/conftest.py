@@ -13,6 +13,8 @@ import time
 import pytest
 import requests
 
+from tests import unlimited
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -24,8 +26,8 @@ def free_port() -> int:
 def server(redis_url, tmp_path):
     """`tablestream serve` on a free port against the test Redis; yields its base URL."""
     port = free_port()
-    env = {**os.environ, "REDIS_URL": redis_url, "RATE_LIMIT_PER_SECOND": "0",
-           "TABLESTREAM_DATA": str(tmp_path)}
+    env = {**os.environ, "REDIS_URL": redis_url, "TABLESTREAM_DATA": str(tmp_path),
+           **unlimited.ENV}
     # A session of its own, so teardown can stop gunicorn's workers even if serve is killed.
     process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
                                 "--job-workers", "0"], env=env, stdout=subprocess.DEVNULL,

@@ -64,7 +64,7 @@ def start_server(redis_url: str) -> tuple[subprocess.Popen, str]:
         try:
             requests.get(f"{base}/games/catalog", timeout=1)
             return process, base
-        except requests.ConnectionError:
+        except requests.RequestException:  # not up yet, or too slow on a loaded machine
             time.sleep(0.1)
     stop(process)
     raise SystemExit("server did not start")

@@ -11,6 +11,7 @@ from service.accounts import Accounts
 from service.application import GameService
 from service.config import Config
 from service.errors import BadRequest
+from service.http.limiter import Quotas
 from service.lobby import Lobby
 
 
@@ -21,7 +22,7 @@ class Tablestream:
     accounts: Accounts
     lobby: Lobby
     limiter: Any
-    quotas: Any = None  # limiter.Quotas: players, games and disputes per minute
+    quotas: Quotas  # players, games and disputes per minute
 
 
 def ctx() -> Tablestream:

@@ -75,12 +75,14 @@ class GameService(HistoryMixin):
     replay, takebacks, explain, disputes, audit — comes from ``HistoryMixin``)."""
 
     def __init__(self, store: EventStore, followups: FollowUps | None = None,
-                 lobby: Any = None, clock: Callable[[], float] = time.time,
+                 lobby: Any = None, inbox: Any = None,
+                 clock: Callable[[], float] = time.time,
                  seed_factory: Callable[[], str] = lambda: secrets.token_hex(32)):
         self.store = store
         self.projector = Projector(store)
         self.followups = followups or NoFollowUps()
         self.lobby = lobby
+        self.inbox = inbox  # players' notices and webhooks (service.inbox), or None
         self.clock = clock
         self.seed_factory = seed_factory  # tests fix it to make whole games reproducible
         self._cache: OrderedDict[str, Projection] = OrderedDict()
@@ -533,6 +535,8 @@ class GameService(HistoryMixin):
         if self.lobby is not None and any(is_platform_event(e.type) for e in events):
             self.lobby.update(game_id, projection)
         self.followups.after_append(game_id, projection)
+        if self.inbox is not None:
+            self.inbox.after_append(game_id, projection, appended)
         return Outcome(result.last_version, appended, projection=projection)
 
 

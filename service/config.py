@@ -25,6 +25,8 @@ class Config:
     # the client's, and the header is ignored (anyone can send it).
     trusted_proxies: int = 0
     unlisted_games: bool = False  # games kept for tests and benchmarks (tally) over HTTP
+    webhook_allow_http: bool = False  # http:// and private addresses (local receivers, tests)
+    webhook_retry_seconds: tuple[int, ...] = ()  # () = service.webhooks.RETRY_INTERVALS
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -42,7 +44,10 @@ class Config:
                    games_per_minute=_int("RATE_LIMIT_GAMES_PER_MINUTE", 10),
                    disputes_per_minute=_int("RATE_LIMIT_DISPUTES_PER_MINUTE", 3),
                    trusted_proxies=_int("TRUSTED_PROXIES", 0),
-                   unlisted_games=os.environ.get("UNLISTED_GAMES", "0") == "1")
+                   unlisted_games=os.environ.get("UNLISTED_GAMES", "0") == "1",
+                   webhook_allow_http=os.environ.get("WEBHOOK_ALLOW_HTTP", "0") == "1",
+                   webhook_retry_seconds=tuple(int(s) for s in os.environ.get(
+                       "WEBHOOK_RETRY_SECONDS", "").split(",") if s.strip()))
 
 
 def _int(name: str, default: int) -> int:

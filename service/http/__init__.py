@@ -18,6 +18,7 @@ from service.http import (
     events_feed,
     games,
     health,
+    me,
     observability,
     players,
     replay,
@@ -26,13 +27,14 @@ from service.http import (
 from service.http.context import Tablestream, refuse_token_in_url
 from service.http.errors import ProblemApi
 from service.http.limiter import Quotas, RateLimiter
+from service.inbox import build_inbox
 from service.lobby import Lobby
 
 API_VERSION = "1.0.0"
 DOCS_PREFIX = "/v1"
 
 BLUEPRINTS = [players.blp, games.blp, commands.blp, events_feed.blp, replay.blp, undo.blp,
-              audit.blp, health.blp]
+              audit.blp, me.blp, health.blp]
 
 # Headers a browser client may read from a cross-origin answer (CORS hides the rest).
 EXPOSED_HEADERS = ["ETag", "Idempotent-Replayed", "Retry-After", "Location",
@@ -62,7 +64,9 @@ def create_app(config: Config | None = None, followups: Any = None,
     lobby = Lobby(redis_client)
     if followups is None and config.workers_enabled:
         followups = _default_followups(config, redis_client)
-    service = GameService(store, followups=followups, lobby=lobby, **service_options)
+    inbox = service_options.pop("inbox", None) or build_inbox(redis_client, followups, config)
+    service = GameService(store, followups=followups, lobby=lobby, inbox=inbox,
+                          **service_options)
     app.extensions["tablestream"] = Tablestream(config, service, Accounts(redis_client), lobby,
                                                 RateLimiter(config.rate_limit_per_second),
                                                 Quotas.from_config(config, redis_client))

@@ -29,10 +29,11 @@ def ctx() -> Tablestream:
     return current_app.extensions["tablestream"]
 
 
-# The only endpoint that takes the token in its URL (``?access_token=``): the live event stream,
-# because a browser's EventSource cannot set headers. A URL ends up in logs, proxies and
-# browser history, so everywhere else the token goes in the Authorization header alone.
-URL_TOKEN_ENDPOINTS = frozenset({"events.EventStream"})
+# The only endpoints that take the token in their URL (``?access_token=``): the live event
+# streams (a game's, and a player's notices), because a browser's EventSource cannot set
+# headers. A URL ends up in logs, proxies and browser history, so everywhere else the token
+# goes in the Authorization header alone (issue 9 item 10).
+URL_TOKEN_ENDPOINTS = frozenset({"events.EventStream", "me.MyNotices"})
 
 
 def bearer_token(from_url: bool = False) -> str | None:
@@ -48,7 +49,7 @@ def refuse_token_in_url() -> None:
     if "access_token" in request.args and request.endpoint not in URL_TOKEN_ENDPOINTS:
         raise BadRequest("token_in_url",
                          "Send the token as 'Authorization: Bearer <token>'; only the event "
-                         "stream accepts access_token in its URL.")
+                         "streams accept access_token in their URL.")
 
 
 def current_player(from_url: bool = False) -> dict[str, Any]:

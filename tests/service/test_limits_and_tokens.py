@@ -94,9 +94,10 @@ def test_a_token_in_the_url_is_refused_outside_the_event_stream(api):
                     "token_in_url")
     _assert_problem(api.client.post(f"/v1/games?access_token={token}", json={
         "game": "loot", "seats": [{"kind": "human"}, {"kind": "human"}]}), 400, "token_in_url")
+    _assert_problem(api.client.get(f"/v1/me?access_token={token}"), 400, "token_in_url")
 
 
-def test_the_event_stream_takes_the_token_in_its_url(api):
+def test_the_event_streams_take_the_token_in_their_url(api):
     game_id, players = api.table("tally", 1, {"target": 1})
     version = api.get(game_id)["version"]
     api.send(game_id, players[0], {"type": "add", "amount": 1}, version)
@@ -108,6 +109,10 @@ def test_the_event_stream_takes_the_token_in_its_url(api):
     move = _read_events(response, 1)[0]
     # The command as sent is shown to its sender alone: the token was taken.
     assert move["event"] == "added" and move["data"]["command"]["amount"] == 1
+    # And the account's notice stream, the other one a browser opens with EventSource.
+    notices = api.client.get(f"/v1/me/events/stream?access_token={token}", buffered=False)
+    assert notices.status_code == 200 and notices.mimetype == "text/event-stream"
+    notices.close()
 
 
 def test_tokens_are_stored_only_as_hashes(api, redis_client):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flask import url_for
 from flask.views import MethodView
 
 from service.http.blueprint import Blueprint
@@ -21,4 +22,4 @@ class Players(MethodView):
         tablestream = ctx()
         tablestream.quotas.players.check(client_address())
         player, token = tablestream.accounts.create(body["name"])
-        return {**player, "token": token}
+        return {**player, "token": token}, 201, {"Location": url_for("me.Me")}

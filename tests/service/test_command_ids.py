@@ -49,7 +49,7 @@ def test_a_player_cannot_stop_another_seats_clock_by_sending_its_clock_command_i
     assert response.status_code == 200, response.json
     prompt = api.get(game_id)["pending"][str(other)]
     outcome = api.service.expire_clock(game_id, other, prompt["since"],
-                                       now=prompt["deadline"] + 1)
+                                       now=api.service.projection(game_id).deadline(other) + 1)
     assert outcome is not None and not outcome.duplicate
     assert [e.type for e in outcome.events] == ["clock_expired", "added"]
     assert outcome.events[-1].seat == str(other)

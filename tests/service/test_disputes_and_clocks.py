@@ -27,7 +27,7 @@ def test_filing_a_dispute_leaves_the_running_clock_alone(api):
     assert api.get(game_id)["pending"][str(seat)] == prompt
     # The clock job issued when the decision opened still finds it pending, and expires it.
     outcome = api.service.expire_clock(game_id, seat, prompt["since"],
-                                       now=prompt["deadline"] + 1)
+                                       now=api.service.projection(game_id).deadline(seat) + 1)
     assert outcome is not None and outcome.events[0].type == "clock_expired"
 
 

@@ -29,6 +29,12 @@ PLATFORM_EVENTS = frozenset({
     "dispute_opened", "dispute_ruled",
 })
 
+# Platform events about the play rather than in it: filed by a seat, but not its move, so they
+# never reopen its decision. Were they to, a seat could reset its own running clock at will by
+# disputing or asking for a takeback (issue 9 item 4).
+ASIDES = frozenset({"dispute_opened", "dispute_ruled", "undo_requested", "undo_accepted",
+                    "undo_declined"})
+
 # Platform events no takeback may cross (a game's deal and draws are its own undo barriers).
 UNDO_BARRIERS = frozenset({"game_started", "game_finished", "seed_revealed"})
 
@@ -37,10 +43,20 @@ SNAPSHOT_EVERY = 25
 # Command-id prefixes of commands the server sends on a seat's behalf (clock, bot).
 MACHINE_COMMANDS = ("clock:", "bot:")
 
+# Prefix of every command id a client chose (``p:<player id>:<its id>``): scoped to its sender,
+# so no client can take a machine's id or another player's (issue 9 item 2).
+CLIENT_COMMANDS = "p:"
+
 
 def machine_command_id(kind: str, game_id: str, seat: int, since: int) -> str:
     """Deterministic id for a command the server sends for a seat, so a job run twice acts once."""
     return f"{kind}:{game_id}:{seat}:{since}"
+
+
+def client_command_id(player_id: str, command_id: str) -> str:
+    """The stored id of a command id a player's client chose: the same id from another player
+    is another id, and none can equal a machine's (those never start with ``p:``)."""
+    return f"{CLIENT_COMMANDS}{player_id}:{command_id}"
 
 
 def is_platform_event(event_type: str) -> bool:
@@ -129,7 +145,7 @@ def apply(projection: Projection, event: StoredEvent, rewind_to: Projection | No
     data = projection.data
     kind, payload = event.type, event.data
     actors = data.setdefault("actors", [])
-    if event.seat not in actors:
+    if event.seat not in actors and kind not in ASIDES:
         actors.append(event.seat)
     if kind == "rewound":
         if rewind_to is None:

@@ -29,6 +29,8 @@ from redis.retry import Retry
 from events.codec import GENESIS, canonical, event_hash
 from events.store import (
     AppendResult,
+    CommandRecord,
+    CommandReused,
     GameExists,
     GameNotFound,
     NewEvent,
@@ -242,8 +244,10 @@ class RedisEventStore:
             raise GameExists(game_id)
 
     def append(self, game_id: str, expected_version: int, events: list[NewEvent],
-               command_id: str | None = None, meta: dict[str, str] | None = None) -> AppendResult:
-        """Append atomically after ``expected_version``; raise VersionConflict when stale."""
+               command_id: str | None = None, meta: dict[str, str] | None = None,
+               command_hash: str | None = None) -> AppendResult:
+        """Append atomically after ``expected_version``; raise VersionConflict when stale
+        (CommandReused when ``command_id`` was first sent with another ``command_hash``)."""
         _check_id(game_id)
         if not events:
             raise ValueError("append needs at least one event")
@@ -255,6 +259,7 @@ class RedisEventStore:
             raise ValueError(f"meta fields {sorted(reserved)} are managed by the store")
         self._check_writable()
         cmd = command_id or ""
+        body = (command_hash or "") if cmd else ""
         meta_key, cmds_key = _key(game_id, "meta"), _key(game_id, "cmds")
 
         prev = self._known_hash(game_id, expected_version)
@@ -268,7 +273,7 @@ class RedisEventStore:
             replies = pipe.execute()
             version, last_hash = replies[0]
             if cmd and replies[1] is not None:
-                return _range(replies[1], duplicate=True)
+                return _duplicate(_record(replies[1]), body)
             if version is None:
                 raise GameNotFound(game_id)
             if int(version) != expected_version:
@@ -276,7 +281,7 @@ class RedisEventStore:
             prev = _text(last_hash)
 
         at = int(time.time() * 1000)
-        args: list[Any] = [expected_version, prev, cmd, len(events), len(meta)]
+        args: list[Any] = [expected_version, prev, cmd, len(events), len(meta), body]
         link = prev
         stored = []
         for i, event in enumerate(events, start=1):
@@ -305,6 +310,8 @@ class RedisEventStore:
             return result
         if status == "dup":
             return AppendResult(int(reply[1]), int(reply[2]), duplicate=True)
+        if status == "reused":
+            raise CommandReused(int(reply[1]), int(reply[2]))
         if status == "notfound":
             raise GameNotFound(game_id)
         # The version or the hash we chained from was stale: forget it so a retry re-reads.
@@ -396,11 +403,14 @@ class RedisEventStore:
     def command_version(self, game_id: str, command_id: str) -> tuple[int, int] | None:
         """The (first, last) versions a command id produced, or None if unseen."""
         _check_id(game_id)
+        record = self.command_record(game_id, command_id)
+        return None if record is None else (record.first_version, record.last_version)
+
+    def command_record(self, game_id: str, command_id: str) -> CommandRecord | None:
+        """What a command id produced and the hash of its command, or None if unseen."""
+        _check_id(game_id)
         seen = self.client.hget(_key(game_id, "cmds"), command_id)
-        if seen is None:
-            return None
-        result = _range(seen)
-        return result.first_version, result.last_version
+        return None if seen is None else _record(seen)
 
     def load_snapshot(self, game_id: str) -> Snapshot | None:
         """The latest snapshot, or None when there is none."""
@@ -432,7 +442,14 @@ class RedisEventStore:
                 yield name[len(prefix):-len(suffix)]
 
 
-def _range(seen: Any, duplicate: bool = False) -> AppendResult:
-    """Parse a ``first:last`` command record."""
-    first, last = _text(seen).split(":", 1)
-    return AppendResult(int(first), int(last), duplicate=duplicate)
+def _record(seen: Any) -> CommandRecord:
+    """Parse a ``first:last:sha`` command record (``first:last`` before commands were hashed)."""
+    first, last, *rest = _text(seen).split(":", 2)
+    return CommandRecord(int(first), int(last), rest[0] if rest and rest[0] else None)
+
+
+def _duplicate(record: CommandRecord, command_hash: str) -> AppendResult:
+    """The first answer to a command id sent again, unless it came with another command."""
+    if command_hash and record.command_hash and record.command_hash != command_hash:
+        raise CommandReused(record.first_version, record.last_version)
+    return AppendResult(record.first_version, record.last_version, duplicate=True)

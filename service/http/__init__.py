@@ -24,9 +24,9 @@ from service.http import (
     replay,
     undo,
 )
-from service.http.context import Tablestream
+from service.http.context import Tablestream, refuse_token_in_url
 from service.http.errors import ProblemApi
-from service.http.limiter import RateLimiter
+from service.http.limiter import Quotas, RateLimiter
 from service.inbox import build_inbox
 from service.lobby import Lobby
 
@@ -72,7 +72,13 @@ def create_app(config: Config | None = None, followups: Any = None,
     service = GameService(store, followups=followups, lobby=lobby, inbox=inbox,
                           **service_options)
     app.extensions["tablestream"] = Tablestream(config, service, Accounts(redis_client), lobby,
-                                                RateLimiter(config.rate_limit_per_second))
+                                                RateLimiter(config.rate_limit_per_second),
+                                                Quotas.from_config(config, redis_client))
+    if config.trusted_proxies > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config.trusted_proxies)  # type: ignore[method-assign]
+    app.before_request(refuse_token_in_url)
     api = ProblemApi(app)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for blueprint in BLUEPRINTS:

@@ -57,12 +57,15 @@ class Games(MethodView):
 
     @blp.arguments(GameCreate())
     @blp.response(201, GameOut)
-    @blp.errors(400, 401)
+    @blp.errors(400, 401, 429)
     def post(self, body):
         """Create a game with human and bot seats; the creator takes the first human seat."""
+        tablestream = ctx()
         player = current_player()
-        game_id = ctx().service.create_game(player["id"], body["game"], body["options"],
-                                            body["seats"], body["join"])
+        tablestream.quotas.games.check(player["id"])
+        game_id = tablestream.service.create_game(
+            player["id"], body["game"], body["options"], body["seats"], body["join"],
+            unlisted=tablestream.config.unlisted_games)
         return game_body(game_id, player), 201, {"Location": url_for(
             "games.GameResource", game_id=game_id, _external=False)}
 

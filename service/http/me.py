@@ -66,7 +66,7 @@ class MyNotices(MethodView):
     def get(self, query):
         """Follow notices from all your games on one connection."""
         tablestream = ctx()
-        player = current_player()
+        player = current_player(from_url=True)  # EventSource cannot set headers
         header = request.headers.get("Last-Event-ID", "")
         after = header if _NOTICE_ID.fullmatch(header) else query.get("last_event_id")
         if after is None:

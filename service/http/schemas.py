@@ -130,7 +130,9 @@ class CommandIn(ma.Schema):
     type = fields.String(required=True)
     expected_version = fields.Integer(required=True, validate=validate.Range(min=0))
     command_id = fields.String(validate=validate.Length(min=1, max=128), metadata={
-        "description": "Idempotency key: a retry with the same id returns the first answer"})
+        "description": "Idempotency key, yours alone (no other player's or machine's id meets "
+                       "it): a retry with the same id and command returns the first answer; "
+                       "the same id with another command is 422 idempotency_key_reused"})
 
 
 class EventOut(ma.Schema):

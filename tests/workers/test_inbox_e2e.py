@@ -11,6 +11,7 @@ import pytest
 from service.config import Config
 from service.http import create_app
 from service.webhooks import sign
+from tests import unlimited
 from tests.service.test_me_and_webhooks import Receiver
 from tests.workers.conftest import wait_for
 from workers import jobs
@@ -18,8 +19,8 @@ from workers import jobs
 
 @pytest.fixture
 def app_service(workers_url, workers_client, scheduler):
-    config = Config(redis_url=workers_url, rate_limit_per_second=0, sse_heartbeat_seconds=0.2,
-                    webhook_allow_http=True)
+    config = Config(redis_url=workers_url, sse_heartbeat_seconds=0.2, webhook_allow_http=True,
+                    **unlimited.CONFIG)
     app = create_app(config, followups=scheduler, redis_client=workers_client)
     jobs.use_service(app.extensions["tablestream"].service)  # webhook jobs run with its inbox
     yield app

@@ -1,0 +1,32 @@
+"""Bad or unusual input is a 4xx problem, never a 500 (issue 9, item 8)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import REGISTRY
+from tests.playing import play_randomly
+
+
+def _assert_problem(response, status: int, code: str) -> None:
+    assert response.status_code == status, response.data[:300]
+    assert response.mimetype == "application/problem+json"
+    assert response.json["code"] == code
+    assert response.json["status"] == status
+
+
+@pytest.mark.skipif("faker_blue" not in REGISTRY, reason="no faker_blue")
+def test_faker_blue_replay_between_a_discard_and_the_next_draw_shows_the_table(api):
+    service = api.service
+    game_id = service.create_game("p_host", "faker_blue", {},
+                                  [{"kind": "bot", "level": "random"}] * 3)
+    play_randomly(service, game_id, 0)
+    discards = [e.version for e in service.store.read(game_id) if e.type == "cards_discarded"]
+    assert discards
+    viewer = api.player()
+    for version in discards[:5]:
+        for headers in ({}, viewer):
+            response = api.client.get(f"/v1/games/{game_id}/replay?version={version}",
+                                      headers=headers)
+            assert response.status_code == 200, response.data[:300]
+            assert response.json["version"] == version and response.json["view"]

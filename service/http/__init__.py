@@ -23,6 +23,7 @@ from service.http import (
     replay,
     undo,
 )
+from service.http.blueprint import GameIdConverter, game_id_parameter
 from service.http.context import Tablestream
 from service.http.errors import ProblemApi
 from service.http.limiter import RateLimiter
@@ -65,7 +66,9 @@ def create_app(config: Config | None = None, followups: Any = None,
     service = GameService(store, followups=followups, lobby=lobby, **service_options)
     app.extensions["tablestream"] = Tablestream(config, service, Accounts(redis_client), lobby,
                                                 RateLimiter(config.rate_limit_per_second))
+    app.url_map.converters["game_id"] = GameIdConverter
     api = ProblemApi(app)
+    api.register_converter(GameIdConverter, game_id_parameter)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)

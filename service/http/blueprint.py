@@ -8,6 +8,22 @@ from typing import Any
 
 import flask_smorest
 from webargs.flaskparser import FlaskParser
+from werkzeug.routing import BaseConverter
+
+# Game ids are 12 hex digits (service.application.new_game_id); anything outside this alphabet
+# could break a Redis key's hash tag ("{", "}"), so such a path is simply not a game (404).
+GAME_ID_PATTERN = "[A-Za-z0-9_-]{1,64}"
+
+
+class GameIdConverter(BaseConverter):
+    """``<game_id:game_id>`` in a route: only ids a game may have reach a handler."""
+
+    regex = GAME_ID_PATTERN
+
+
+def game_id_parameter(converter: GameIdConverter) -> dict[str, Any]:
+    """The path parameter's schema in the OpenAPI document."""
+    return {"type": "string", "pattern": f"^{GAME_ID_PATTERN}$"}
 
 
 class BadRequestParser(FlaskParser):

@@ -15,7 +15,7 @@ from service.http.schemas import EventPage, EventsQuery, StreamQuery
 blp = Blueprint("events", __name__, url_prefix="/v1/games", description="The event log")
 
 
-@blp.route("/<game_id>/events")
+@blp.route("/<game_id:game_id>/events")
 class Events(MethodView):
     @blp.arguments(EventsQuery(), location="query")
     @blp.response(200, EventPage)
@@ -34,7 +34,7 @@ class Events(MethodView):
                 "next": last + 1 if more else None}
 
 
-@blp.route("/<game_id>/events/stream")
+@blp.route("/<game_id:game_id>/events/stream")
 class EventStream(MethodView):
     @blp.arguments(StreamQuery(), location="query")
     @blp.doc(responses={"200": {"description": "A text/event-stream of events; each `id` is "

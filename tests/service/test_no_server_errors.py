@@ -30,3 +30,17 @@ def test_faker_blue_replay_between_a_discard_and_the_next_draw_shows_the_table(a
                                       headers=headers)
             assert response.status_code == 200, response.data[:300]
             assert response.json["version"] == version and response.json["view"]
+
+
+GAME_PATHS = [("get", ""), ("get", "/events"), ("get", "/events/stream"),
+              ("get", "/replay?version=1"), ("get", "/audit"), ("get", "/events/1/explain"),
+              ("post", "/join"), ("post", "/leave"), ("post", "/start"), ("post", "/commands"),
+              ("post", "/undo"), ("post", "/undo/answer"), ("post", "/disputes")]
+
+
+@pytest.mark.parametrize("bad_id", ["a{b", "a}b", "{}", "%7Bg%7D"])
+@pytest.mark.parametrize(("method", "suffix"), GAME_PATHS)
+def test_a_game_id_with_braces_is_not_found(api, bad_id, method, suffix):
+    """Braces would break the game's Redis hash tag: such an id names no game (404)."""
+    response = getattr(api.client, method)(f"/v1/games/{bad_id}{suffix}", headers=api.player())
+    _assert_problem(response, 404, "not_found")

@@ -5,6 +5,9 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+# Versions are stream entry ids in Redis: larger numbers name no version and only make errors.
+MAX_VERSION = 2**53 - 1
+
 
 class PlayerCreate(ma.Schema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=40))
@@ -140,7 +143,16 @@ class EventPage(ma.Schema):
 class StreamQuery(ma.Schema):
     access_token = fields.String(metadata={
         "description": "Bearer token for clients that cannot set headers (EventSource)"})
-    last_event_id = fields.Integer(validate=validate.Range(min=0))
+    last_event_id = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION))
+
+
+class StreamHeaders(ma.Schema):
+    """EventSource resends the last ``id`` it saw as Last-Event-ID when it reconnects."""
+
+    last_event_id = fields.Integer(data_key="Last-Event-ID",
+                                   validate=validate.Range(min=0, max=MAX_VERSION), metadata={
+                                       "description": "Resume after this version (wins over "
+                                                      "the last_event_id query parameter)"})
 
 
 class ReplayQuery(ma.Schema):

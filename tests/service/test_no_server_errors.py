@@ -44,3 +44,13 @@ def test_a_game_id_with_braces_is_not_found(api, bad_id, method, suffix):
     """Braces would break the game's Redis hash tag: such an id names no game (404)."""
     response = getattr(api.client, method)(f"/v1/games/{bad_id}{suffix}", headers=api.player())
     _assert_problem(response, 404, "not_found")
+
+
+@pytest.mark.parametrize("header", ["²", "١٢x", "-1", "9" * 40, "abc"])
+def test_a_last_event_id_that_is_no_version_is_a_bad_request(api, header):
+    # A finished game: a stream that (wrongly) started would end rather than wait for moves.
+    game_id, players = api.table("tally", 1, {"target": 50})
+    api.play_to_end(game_id, players)
+    response = api.client.get(f"/v1/games/{game_id}/events/stream",
+                              headers={**players[0], "Last-Event-ID": header})
+    _assert_problem(response, 400, "invalid_request")

@@ -18,6 +18,7 @@ class Config:
     access_log: bool = True  # one JSON line per request on stderr
     webhook_allow_http: bool = False  # http:// and private addresses (local receivers, tests)
     webhook_retry_seconds: tuple[int, ...] = ()  # () = service.webhooks.RETRY_INTERVALS
+    max_body_bytes: int = 64 * 1024  # larger request bodies are refused (413) unread
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -31,6 +32,7 @@ class Config:
                                       os.environ.get("CORS_ORIGINS", "").split(",")
                                       if origin.strip()),
                    access_log=os.environ.get("ACCESS_LOG", "1") != "0",
+                   max_body_bytes=int(os.environ.get("MAX_BODY_BYTES", str(64 * 1024))),
                    webhook_allow_http=os.environ.get("WEBHOOK_ALLOW_HTTP", "0") == "1",
                    webhook_retry_seconds=tuple(int(s) for s in os.environ.get(
                        "WEBHOOK_RETRY_SECONDS", "").split(",") if s.strip()))

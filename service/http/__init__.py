@@ -26,7 +26,7 @@ from service.http import (
 )
 from service.http.blueprint import GameIdConverter, game_id_parameter
 from service.http.context import Tablestream
-from service.http.errors import ProblemApi
+from service.http.errors import ProblemApi, limit_body
 from service.http.limiter import RateLimiter
 from service.inbox import build_inbox
 from service.lobby import Lobby
@@ -54,6 +54,10 @@ def create_app(config: Config | None = None, followups: Any = None,
     app.config.update(API_TITLE="Tablestream", API_VERSION=API_VERSION, OPENAPI_VERSION="3.1.0",
                       JSON_SORT_KEYS=False, API_SPEC_OPTIONS=_spec_options(), **_docs_config())
     observability.install(app, enabled=config.access_log)
+    # Werkzeug refuses a longer body (413) when it is read, chunked or not; limit_body refuses
+    # a declared Content-Length at once, before authentication or any handler.
+    app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
+    app.before_request(limit_body)
     if config.cors_origins:
         from flask_cors import CORS
 

@@ -6,9 +6,12 @@ import http
 from collections.abc import Callable
 from typing import Any
 
+import flask
 import flask_smorest
 from webargs.flaskparser import FlaskParser
 from werkzeug.routing import BaseConverter
+
+from service.errors import BadRequest
 
 # Game ids are 12 hex digits (service.application.new_game_id); anything outside this alphabet
 # could break a Redis key's hash tag ("{", "}"), so such a path is simply not a game (404).
@@ -26,9 +29,44 @@ def game_id_parameter(converter: GameIdConverter) -> dict[str, Any]:
     return {"type": "string", "pattern": f"^{GAME_ID_PATTERN}$"}
 
 
+# No command, option set or request of ours nests anywhere near this deep; deeper JSON is
+# refused as malformed before anything walks it (5,000 levels was a RecursionError 500).
+MAX_JSON_DEPTH = 32
+
+
 class BadRequestParser(FlaskParser):
     # A body that fails its schema is malformed (400); 422 is kept for rule violations.
     DEFAULT_VALIDATION_STATUS = 400
+
+    def load_json(self, req: flask.Request, schema: Any) -> Any:
+        """The JSON body, refused as malformed (400 ``malformed_json``) past MAX_JSON_DEPTH."""
+        try:
+            body = super().load_json(req, schema)
+        except RecursionError:
+            body = None
+            depth = MAX_JSON_DEPTH + 1
+        else:
+            depth = json_depth(body)
+        if depth > MAX_JSON_DEPTH:
+            raise BadRequest("malformed_json",
+                             f"The request body nests deeper than {MAX_JSON_DEPTH} levels.")
+        return body
+
+
+def json_depth(value: Any) -> int:
+    """How deeply ``value`` nests lists and objects (a scalar is 0), without recursion."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else \
+            item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        if depth <= MAX_JSON_DEPTH:  # deeper is refused anyway: stop walking
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 class Blueprint(flask_smorest.Blueprint):

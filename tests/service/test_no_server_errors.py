@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from games import REGISTRY
+from service.config import Config
+from service.http.blueprint import MAX_JSON_DEPTH
 from tests.playing import play_randomly
+
+
+MAX_BODY = Config().max_body_bytes
 
 
 def _assert_problem(response, status: int, code: str) -> None:
@@ -54,3 +61,52 @@ def test_a_last_event_id_that_is_no_version_is_a_bad_request(api, header):
     response = api.client.get(f"/v1/games/{game_id}/events/stream",
                               headers={**players[0], "Last-Event-ID": header})
     _assert_problem(response, 400, "invalid_request")
+
+
+def test_json_nested_thousands_deep_is_malformed_not_a_recursion_error(api):
+    game_id, players = api.table("tally", 1, {"target": 50})
+    before = api.log_length(game_id)
+    deep = "[" * 5000 + "]" * 5000
+    response = api.client.post(f"/v1/games/{game_id}/commands", headers=players[0],
+                               data='{"type": "add", "expected_version": 1, "amount": ' + deep
+                               + "}", content_type="application/json")
+    _assert_problem(response, 400, "malformed_json")
+    response = api.client.post("/v1/players", data=deep, content_type="application/json")
+    _assert_problem(response, 400, "malformed_json")
+    assert api.log_length(game_id) == before
+
+
+def test_json_nested_past_the_depth_limit_is_malformed(api):
+    shallow = {"name": "ann", "extra": [[[[1]]]]}
+    deep = {"name": "ann", "extra": 1}
+    for _ in range(MAX_JSON_DEPTH):
+        deep = {"name": "ann", "extra": deep}
+    assert api.client.post("/v1/players", json=shallow).status_code == 400  # unknown field
+    _assert_problem(api.client.post("/v1/players", json=deep), 400, "malformed_json")
+
+
+def test_a_body_over_the_limit_is_refused_unread_before_authentication(api):
+    game_id, _ = api.table("tally", 1, {"target": 50})
+    before = api.log_length(game_id)
+    body = b'{"type": "add", "amount": 1, "expected_version": 1, "pad": "' + b"x" * (12 << 20) \
+        + b'"}'
+    response = api.client.post(f"/v1/games/{game_id}/commands", data=body,
+                               content_type="application/json")  # no token: 413 comes first
+    _assert_problem(response, 413, "payload_too_large")
+    assert api.log_length(game_id) == before
+
+
+def test_a_chunked_body_over_the_limit_is_refused(api):
+    body = b'{"name": "' + b"x" * (MAX_BODY + 10) + b'"}'
+    response = api.client.post("/v1/players", input_stream=io.BytesIO(body),
+                               content_type="application/json",
+                               headers={"Transfer-Encoding": "chunked"},
+                               # as gunicorn marks a chunked body, so werkzeug reads it to its end
+                               environ_overrides={"wsgi.input_terminated": True})
+    _assert_problem(response, 413, "payload_too_large")
+
+
+def test_a_body_just_under_the_limit_is_read(api):
+    body = b'{"name": "' + b"x" * (MAX_BODY - 20) + b'"}'
+    response = api.client.post("/v1/players", data=body, content_type="application/json")
+    _assert_problem(response, 400, "invalid_request")  # read and checked: the name is too long

@@ -39,9 +39,21 @@ class ProblemSchema(ma.Schema):
     retry_after = ma.fields.Integer(metadata={"description": "Seconds to wait (429)"})
 
 
+PROBLEM_FIELDS = frozenset(ProblemSchema().fields)
+
+
 def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Response:
-    body = {"type": PROBLEM_TYPE + code, "title": title, "status": status, "detail": detail,
-            "code": code, **{k: v for k, v in extra.items() if v is not None}}
+    """A problem+json response; facts the ProblemSchema does not declare go under ``details``,
+    so every body validates against the documented schema (it allows no other members)."""
+    body: dict[str, Any] = {"type": PROBLEM_TYPE + code, "title": title, "status": status,
+                            "detail": detail, "code": code}
+    for key, value in extra.items():
+        if value is None:
+            continue
+        if key in PROBLEM_FIELDS:
+            body[key] = {**body.get(key, {}), **value} if key == "details" else value
+        else:
+            body["details"] = {**body.get("details", {}), key: value}
     return Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
 
 

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import io
+import json
 
+import jsonschema
 import pytest
 
-from games import REGISTRY
+from games import REGISTRY, UNLISTED
 from service.config import Config
 from service.http.blueprint import MAX_JSON_DEPTH
 from tests.playing import play_randomly
-
 
 MAX_BODY = Config().max_body_bytes
 
@@ -53,7 +54,7 @@ def test_a_game_id_with_braces_is_not_found(api, bad_id, method, suffix):
     _assert_problem(response, 404, "not_found")
 
 
-@pytest.mark.parametrize("header", ["²", "١٢x", "-1", "9" * 40, "abc"])
+@pytest.mark.parametrize("header", ["²", "\u0661\u0662x", "-1", "9" * 40, "abc"])
 def test_a_last_event_id_that_is_no_version_is_a_bad_request(api, header):
     # A finished game: a stream that (wrongly) started would end rather than wait for moves.
     game_id, players = api.table("tally", 1, {"target": 50})
@@ -110,3 +111,59 @@ def test_a_body_just_under_the_limit_is_read(api):
     body = b'{"name": "' + b"x" * (MAX_BODY - 20) + b'"}'
     response = api.client.post("/v1/players", data=body, content_type="application/json")
     _assert_problem(response, 400, "invalid_request")  # read and checked: the name is too long
+
+
+@pytest.fixture(scope="module")
+def problem_schema():
+    from service.openapi import openapi_dict
+
+    return openapi_dict()["components"]["schemas"]["Problem"]
+
+
+def _assert_documented_problem(response, schema, status: int, code: str) -> dict:
+    _assert_problem(response, status, code)
+    jsonschema.validate(response.json, schema)  # the Problem schema allows no other members
+    return response.json
+
+
+def test_an_unknown_game_type_lists_the_hosted_games_as_documented(api, problem_schema):
+    response = api.client.post("/v1/games", headers=api.player(),
+                               json={"game": "chess", "seats": [{"kind": "human"}] * 2})
+    body = _assert_documented_problem(response, problem_schema, 400, "unknown_game_type")
+    assert body["details"]["known"] == sorted(set(REGISTRY) - UNLISTED)
+
+
+@pytest.mark.skipif("loot" not in REGISTRY, reason="no loot")
+def test_options_a_game_refuses_name_the_rule_as_documented(api, problem_schema):
+    response = api.client.post("/v1/games", headers=api.player(),
+                               json={"game": "loot", "seats": [{"kind": "human"}] * 3,
+                                     "options": {"teams": True}})
+    body = _assert_documented_problem(response, problem_schema, 400, "invalid_options")
+    assert body["details"] == {"rule": "teams_need_4_6_or_8", "seats": 3}
+
+
+def test_starting_with_empty_seats_is_a_conflict_naming_them_not_a_version_conflict(
+        api, problem_schema):
+    host = api.player()
+    game_id = api.create(host, "tally", 3, {"target": 50})
+    response = api.client.post(f"/v1/games/{game_id}/start", headers=host)
+    body = _assert_documented_problem(response, problem_schema, 409, "seats_empty")
+    assert body["details"] == {"seats": [1, 2]}
+    assert body["title"] == "Conflict"
+
+
+def test_a_stale_version_is_still_titled_a_version_conflict(api, problem_schema):
+    game_id, players = api.table("tally", 1, {"target": 50})
+    version = api.get(game_id)["version"]
+    response = api.send(game_id, players[0], {"type": "add", "amount": 1}, version - 1)
+    body = _assert_documented_problem(response, problem_schema, 409, "version_conflict")
+    assert body["title"] == "Version conflict" and body["version"] == version
+
+
+def test_a_fact_the_problem_schema_does_not_declare_goes_under_details(problem_schema):
+    from service.http.errors import problem
+
+    response = problem(409, "x", "X", "x happened", seats=[1], details={"a": 1}, version=3)
+    body = json.loads(response.get_data())
+    jsonschema.validate(body, problem_schema)
+    assert body["details"] == {"a": 1, "seats": [1]} and body["version"] == 3

@@ -12,15 +12,7 @@ from flask_smorest.spec import prepare_response
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from service.errors import ServiceError
-
-PROBLEM_TYPE = "https://tablestream.dev/problems/"
-PROBLEM_JSON = "application/problem+json"
-
-# Stable codes for errors raised by Flask, werkzeug or webargs rather than by us.
-HTTP_CODES = {400: "invalid_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-              405: "method_not_allowed", 406: "not_acceptable", 409: "conflict",
-              413: "payload_too_large", 415: "unsupported_media_type", 422: "invalid_request",
-              429: "rate_limited", 500: "internal_error"}
+from service.problems import HTTP_CODES, PROBLEM_JSON, PROBLEM_TYPE
 
 
 class ProblemSchema(ma.Schema):

@@ -24,7 +24,7 @@ from service.http import (
     replay,
     undo,
 )
-from service.http.blueprint import GameIdConverter, game_id_parameter
+from service.http.blueprint import check_game_id
 from service.http.context import Tablestream
 from service.http.errors import ProblemApi, limit_body
 from service.http.limiter import RateLimiter
@@ -74,9 +74,8 @@ def create_app(config: Config | None = None, followups: Any = None,
                           **service_options)
     app.extensions["tablestream"] = Tablestream(config, service, Accounts(redis_client), lobby,
                                                 RateLimiter(config.rate_limit_per_second))
-    app.url_map.converters["game_id"] = GameIdConverter
+    app.url_value_preprocessor(check_game_id)
     api = ProblemApi(app)
-    api.register_converter(GameIdConverter, game_id_parameter)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)

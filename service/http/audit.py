@@ -11,7 +11,7 @@ from service.http.schemas import AuditOut, CommandOut, DisputeIn, ExplainOut
 blp = Blueprint("audit", __name__, url_prefix="/v1/games", description="Audit and disputes")
 
 
-@blp.route("/<game_id:game_id>/audit")
+@blp.route("/<game_id>/audit")
 class Audit(MethodView):
     @blp.response(200, AuditOut)
     @blp.errors(401, 403, 404)
@@ -20,7 +20,7 @@ class Audit(MethodView):
         return ctx().service.audit_transcript(game_id, optional_player())
 
 
-@blp.route("/<game_id:game_id>/events/<int:version>/explain")
+@blp.route("/<game_id>/events/<int:version>/explain")
 class Explain(MethodView):
     @blp.response(200, ExplainOut)
     @blp.errors(401, 404)
@@ -31,7 +31,7 @@ class Explain(MethodView):
         return service.explain(game_id, version, viewer)
 
 
-@blp.route("/<game_id:game_id>/disputes")
+@blp.route("/<game_id>/disputes")
 class Disputes(MethodView):
     @blp.arguments(DisputeIn())
     @blp.response(201, CommandOut)

@@ -3,30 +3,26 @@
 from __future__ import annotations
 
 import http
+import re
 from collections.abc import Callable
 from typing import Any
 
 import flask
 import flask_smorest
 from webargs.flaskparser import FlaskParser
-from werkzeug.routing import BaseConverter
 
-from service.errors import BadRequest
+from service.errors import BadRequest, NotFound
 
 # Game ids are 12 hex digits (service.application.new_game_id); anything outside this alphabet
-# could break a Redis key's hash tag ("{", "}"), so such a path is simply not a game (404).
-GAME_ID_PATTERN = "[A-Za-z0-9_-]{1,64}"
+# could break a Redis key's hash tag ("{", "}"), so such an id names no game.
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
-class GameIdConverter(BaseConverter):
-    """``<game_id:game_id>`` in a route: only ids a game may have reach a handler."""
-
-    regex = GAME_ID_PATTERN
-
-
-def game_id_parameter(converter: GameIdConverter) -> dict[str, Any]:
-    """The path parameter's schema in the OpenAPI document."""
-    return {"type": "string", "pattern": f"^{GAME_ID_PATTERN}$"}
+def check_game_id(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """url_value_preprocessor: a ``game_id`` no game can have is 404 ``game_not_found``."""
+    game_id = (values or {}).get("game_id")
+    if game_id is not None and not GAME_ID.fullmatch(game_id):
+        raise NotFound("game_not_found", "There is no such game.")
 
 
 # No command, option set or request of ours nests anywhere near this deep; deeper JSON is

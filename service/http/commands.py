@@ -11,7 +11,7 @@ from service.http.schemas import CommandIn, CommandOut
 blp = Blueprint("commands", __name__, url_prefix="/v1/games", description="Moves")
 
 
-@blp.route("/<game_id:game_id>/commands")
+@blp.route("/<game_id>/commands")
 class Commands(MethodView):
     @blp.arguments(CommandIn())
     @blp.response(200, CommandOut)

@@ -16,7 +16,7 @@ from service.http.schemas import EventPage, EventsQuery, StreamHeaders, StreamQu
 blp = Blueprint("events", __name__, url_prefix="/v1/games", description="The event log")
 
 
-@blp.route("/<game_id:game_id>/events")
+@blp.route("/<game_id>/events")
 class Events(MethodView):
     @blp.arguments(EventsQuery(), location="query")
     @blp.response(200, EventPage)
@@ -35,7 +35,7 @@ class Events(MethodView):
                 "next": last + 1 if more else None}
 
 
-@blp.route("/<game_id:game_id>/events/stream")
+@blp.route("/<game_id>/events/stream")
 class EventStream(MethodView):
     @blp.arguments(StreamQuery(), location="query")
     @blp.arguments(StreamHeaders(), location="headers")

@@ -60,7 +60,7 @@ class Games(MethodView):
         return game_body(game_id, player)
 
 
-@blp.route("/<game_id:game_id>")
+@blp.route("/<game_id>")
 class GameResource(MethodView):
     @blp.response(200, GameOut)
     @blp.alt_response(304, description="Not modified since the version in If-None-Match")
@@ -75,7 +75,7 @@ class GameResource(MethodView):
         return game_body(game_id, player), 200, {"ETag": etag, "Vary": "Authorization"}
 
 
-@blp.route("/<game_id:game_id>/join")
+@blp.route("/<game_id>/join")
 class Join(MethodView):
     @blp.arguments(JoinRequest(), required=False)
     @blp.response(200, GameOut)
@@ -87,7 +87,7 @@ class Join(MethodView):
         return game_body(game_id, player)
 
 
-@blp.route("/<game_id:game_id>/leave")
+@blp.route("/<game_id>/leave")
 class Leave(MethodView):
     @blp.response(200, GameOut)
     @blp.errors(401, 403, 404, 409)
@@ -98,7 +98,7 @@ class Leave(MethodView):
         return game_body(game_id, player)
 
 
-@blp.route("/<game_id:game_id>/start")
+@blp.route("/<game_id>/start")
 class Start(MethodView):
     @blp.response(200, GameOut)
     @blp.errors(401, 403, 404, 409)

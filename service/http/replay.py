@@ -11,7 +11,7 @@ from service.http.schemas import GameOut, ReplayQuery
 blp = Blueprint("replay", __name__, url_prefix="/v1/games", description="Replay")
 
 
-@blp.route("/<game_id:game_id>/replay")
+@blp.route("/<game_id>/replay")
 class Replay(MethodView):
     @blp.arguments(ReplayQuery(), location="query")
     @blp.response(200, GameOut)

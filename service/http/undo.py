@@ -12,7 +12,7 @@ from service.http.schemas import GameOut, UndoAnswer, UndoRequest
 blp = Blueprint("undo", __name__, url_prefix="/v1/games", description="Takebacks")
 
 
-@blp.route("/<game_id:game_id>/undo")
+@blp.route("/<game_id>/undo")
 class Undo(MethodView):
     @blp.arguments(UndoRequest(), required=False)
     @blp.response(200, GameOut)
@@ -24,7 +24,7 @@ class Undo(MethodView):
         return game_body(game_id, player)
 
 
-@blp.route("/<game_id:game_id>/undo/answer")
+@blp.route("/<game_id>/undo/answer")
 class UndoAnswerResource(MethodView):
     @blp.arguments(UndoAnswer())
     @blp.response(200, GameOut)

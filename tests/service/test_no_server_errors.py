@@ -50,8 +50,9 @@ GAME_PATHS = [("get", ""), ("get", "/events"), ("get", "/events/stream"),
 @pytest.mark.parametrize(("method", "suffix"), GAME_PATHS)
 def test_a_game_id_with_braces_is_not_found(api, bad_id, method, suffix):
     """Braces would break the game's Redis hash tag: such an id names no game (404)."""
-    response = getattr(api.client, method)(f"/v1/games/{bad_id}{suffix}", headers=api.player())
-    _assert_problem(response, 404, "not_found")
+    response = getattr(api.client, method)(f"/v1/games/{bad_id}{suffix}", headers=api.player(),
+                                           json={})
+    _assert_problem(response, 404, "game_not_found")
 
 
 @pytest.mark.parametrize("header", ["²", "\u0661\u0662x", "-1", "9" * 40, "abc"])

@@ -75,3 +75,13 @@ class Blueprint(flask_smorest.Blueprint):
                 func = self.alt_response(status, response=http.HTTPStatus(status).name)(func)
             return func
         return decorator
+
+
+def sse_event_schema(id_: str, event: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The schema of one server-sent event (its ``id``, ``event`` and JSON ``data`` lines), as
+    OpenAPI 3.2 and schemathesis read a text/event-stream schema."""
+    return {"type": "object", "required": ["id", "event", "data"], "properties": {
+        "id": {"type": "string", "description": id_},
+        "event": {"type": "string", "description": event},
+        "data": {"type": "string", "contentMediaType": "application/json",
+                 "contentSchema": data}}}

@@ -9,7 +9,7 @@ from flask import Response, stream_with_context
 from flask.views import MethodView
 
 from service import metrics
-from service.http.blueprint import Blueprint
+from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import ctx, optional_player
 from service.http.schemas import EventPage, EventsQuery, StreamHeaders, StreamQuery
 
@@ -41,7 +41,9 @@ class EventStream(MethodView):
     @blp.arguments(StreamHeaders(), location="headers")
     @blp.doc(responses={"200": {"description": "A text/event-stream of events; each `id` is "
                                 "the event's version, resumable with Last-Event-ID",
-                                "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+                                "content": {"text/event-stream": {"schema": sse_event_schema(
+                                    "The event's version", "The event's type",
+                                    {"$ref": "#/components/schemas/EventOut"})}}}})
     @blp.errors(400, 401, 404)
     def get(self, query, headers, game_id):
         """Follow the log live as server-sent events, resuming after Last-Event-ID."""

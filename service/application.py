@@ -37,7 +37,14 @@ from games import REGISTRY, UNLISTED
 from games.core import AUDITOR, SPECTATOR, Command, Event, Game, Rejected, Rng, Viewer
 from service import metrics
 from service.catalog import catalog
-from service.errors import BadRequest, Conflict, Forbidden, NotFound, RuleViolation
+from service.errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    NotFound,
+    RuleViolation,
+    StaleVersion,
+)
 from service.history import HistoryMixin
 
 log = logging.getLogger(__name__)
@@ -226,7 +233,7 @@ class GameService(HistoryMixin):
         game = REGISTRY.get(game_name)
         if game is None or (game_name in UNLISTED and not unlisted):
             raise BadRequest("unknown_game_type", f"No game named {game_name!r} is hosted.",
-                             known=sorted(set(REGISTRY) - UNLISTED))
+                             details={"known": sorted(set(REGISTRY) - UNLISTED)})
         if not game.min_seats <= len(seats) <= game.max_seats:
             raise BadRequest("invalid_seat_count",
                              f"{game.title} takes {game.min_seats} to {game.max_seats} seats.")
@@ -241,7 +248,8 @@ class GameService(HistoryMixin):
             raise BadRequest("invalid_options", "The game options are invalid.",
                              errors=exc.messages) from None
         except Rejected as exc:
-            raise BadRequest("invalid_options", exc.message, rule=exc.code) from None
+            raise BadRequest("invalid_options", exc.message,
+                             details={"rule": exc.code, **exc.details}) from None
         game_id = new_game_id()
         seed = self.seed_factory()
         seats_out = [{"kind": s["kind"], **({"level": s["level"]} if s["kind"] == "bot" else {})}
@@ -298,7 +306,8 @@ class GameService(HistoryMixin):
         empty = [i for i, s in enumerate(projection.seats)
                  if s["kind"] == "human" and s.get("player") is None]
         if empty:
-            raise Conflict("seats_empty", f"Seats {empty} are still empty.", seats=empty)
+            raise Conflict("seats_empty", f"Seats {empty} are still empty.",
+                           details={"seats": empty})
         self._start(game_id, projection)
         return self.projection(game_id)
 
@@ -344,9 +353,9 @@ class GameService(HistoryMixin):
                 return earlier
             latest = self.projection(game_id)
             if latest.version != projection.version:
-                raise Conflict("version_conflict",
-                               f"The game moved on to version {latest.version}; re-read and "
-                               "retry.", version=latest.version) from None
+                raise StaleVersion("version_conflict",
+                                 f"The game moved on to version {latest.version}; re-read and "
+                                 "retry.", version=latest.version) from None
             raise
 
     def _submit(self, game_id: str, player_id: str, command: Command, expected_version: int,
@@ -379,9 +388,9 @@ class GameService(HistoryMixin):
             expected_version = projection.version
         if expected_version != projection.version:
             metrics.CONFLICTS.inc()
-            raise Conflict("version_conflict",
-                           f"The game is at version {projection.version}, "
-                           f"not {expected_version}.", version=projection.version)
+            raise StaleVersion("version_conflict",
+                             f"The game is at version {projection.version}, "
+                             f"not {expected_version}.", version=projection.version)
         if projection.status != "running":
             code = "game_over" if projection.status == "finished" else "game_not_started"
             raise RuleViolation(code, "The game is not running.", version=projection.version,
@@ -529,9 +538,9 @@ class GameService(HistoryMixin):
             raise _reused(exc.first_version, exc.last_version) from None
         except VersionConflict as exc:
             metrics.CONFLICTS.inc()
-            raise Conflict("version_conflict",
-                           f"The game moved on to version {exc.actual}; re-read and retry.",
-                           version=exc.actual) from None
+            raise StaleVersion("version_conflict",
+                             f"The game moved on to version {exc.actual}; re-read and retry.",
+                             version=exc.actual) from None
         except GameNotFound:
             raise NotFound("game_not_found", f"There is no game {game_id}.") from None
         if result.duplicate:

@@ -10,6 +10,9 @@ import time
 
 import click
 
+# gevent, answering gunicorn's own refusals (414, 431, 400) in problem+json like the app does.
+WORKER_CLASS = "service.gunicorn_worker.ProblemGeventWorker"
+
 
 @click.group()
 def main() -> None:
@@ -38,7 +41,7 @@ def serve(host: str, port: int, web_workers: int, job_workers: int) -> None:
     # gevent workers: an open SSE stream is a parked greenlet, not a blocked thread, so 100
     # streams never starve moves (issue 2).
     children = [subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers",
+        [sys.executable, "-m", "gunicorn", "--worker-class", WORKER_CLASS, "--workers",
          str(web_workers), "--worker-connections", "2000", "--bind", f"{host}:{port}",
          "--graceful-timeout", "5", "--log-level", "warning",
          "--config", "python:service.gunicorn_conf", "service.wsgi:app"], env=env,

@@ -27,6 +27,7 @@ class Config:
     unlisted_games: bool = False  # games kept for tests and benchmarks (tally) over HTTP
     webhook_allow_http: bool = False  # http:// and private addresses (local receivers, tests)
     webhook_retry_seconds: tuple[int, ...] = ()  # () = service.webhooks.RETRY_INTERVALS
+    max_body_bytes: int = 64 * 1024  # larger request bodies are refused (413) unread
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -45,6 +46,7 @@ class Config:
                    disputes_per_minute=_int("RATE_LIMIT_DISPUTES_PER_MINUTE", 3),
                    trusted_proxies=_int("TRUSTED_PROXIES", 0),
                    unlisted_games=os.environ.get("UNLISTED_GAMES", "0") == "1",
+                   max_body_bytes=int(os.environ.get("MAX_BODY_BYTES", str(64 * 1024))),
                    webhook_allow_http=os.environ.get("WEBHOOK_ALLOW_HTTP", "0") == "1",
                    webhook_retry_seconds=tuple(int(s) for s in os.environ.get(
                        "WEBHOOK_RETRY_SECONDS", "").split(",") if s.strip()))

@@ -24,8 +24,9 @@ from service.http import (
     replay,
     undo,
 )
+from service.http.blueprint import check_game_id
 from service.http.context import Tablestream, refuse_token_in_url
-from service.http.errors import ProblemApi
+from service.http.errors import ProblemApi, limit_body
 from service.http.limiter import Quotas, RateLimiter
 from service.inbox import build_inbox
 from service.lobby import Lobby
@@ -53,6 +54,10 @@ def create_app(config: Config | None = None, followups: Any = None,
     app.config.update(API_TITLE="Tablestream", API_VERSION=API_VERSION, OPENAPI_VERSION="3.1.0",
                       JSON_SORT_KEYS=False, API_SPEC_OPTIONS=_spec_options(), **_docs_config())
     observability.install(app, enabled=config.access_log)
+    # Werkzeug refuses a longer body (413) when it is read, chunked or not; limit_body refuses
+    # a declared Content-Length at once, before authentication or any handler.
+    app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
+    app.before_request(limit_body)
     if config.cors_origins:
         from flask_cors import CORS
 
@@ -79,6 +84,7 @@ def create_app(config: Config | None = None, followups: Any = None,
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config.trusted_proxies)  # type: ignore[method-assign]
     app.before_request(refuse_token_in_url)
+    app.url_value_preprocessor(check_game_id)
     api = ProblemApi(app)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for blueprint in BLUEPRINTS:

@@ -10,7 +10,7 @@ from flask import Response, request, stream_with_context, url_for
 from flask.views import MethodView
 
 from service import metrics
-from service.http.blueprint import Blueprint
+from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import ctx, current_player
 from service.http.errors import end_on_outage
 from service.http.schemas import (
@@ -61,7 +61,8 @@ class MyNotices(MethodView):
         "description": "A text/event-stream of notices (game_started, your_turn, undo_asked, "
                        "clock_warning, game_over) across all your games; each `id` resumes "
                        "with Last-Event-ID",
-        "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+        "content": {"text/event-stream": {"schema": sse_event_schema(
+            "The notice's id", "The notice's kind", {"type": "object"})}}}})
     @blp.errors(400, 401)
     def get(self, query):
         """Follow notices from all your games on one connection."""

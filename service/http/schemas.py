@@ -7,6 +7,9 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
+# Versions are stream entry ids in Redis: larger numbers name no version and only make errors.
+MAX_VERSION = 2**53 - 1
+
 # One unit for every time on the wire: Unix milliseconds (integers), as the event log stores them.
 # One type for a seat: an integer (null where the platform, not a seat, acted).
 
@@ -168,7 +171,16 @@ class EventPage(ma.Schema):
 class StreamQuery(ma.Schema):
     access_token = fields.String(metadata={
         "description": "Bearer token for clients that cannot set headers (EventSource)"})
-    last_event_id = fields.Integer(validate=validate.Range(min=0))
+    last_event_id = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION))
+
+
+class StreamHeaders(ma.Schema):
+    """EventSource resends the last ``id`` it saw as Last-Event-ID when it reconnects."""
+
+    last_event_id = fields.Integer(data_key="Last-Event-ID",
+                                   validate=validate.Range(min=0, max=MAX_VERSION), metadata={
+                                       "description": "Resume after this version (wins over "
+                                                      "the last_event_id query parameter)"})
 
 
 class ReplayQuery(ma.Schema):

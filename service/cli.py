@@ -42,17 +42,20 @@ def serve(host: str, port: int, web_workers: int, job_workers: int) -> None:
     if not env.get("REDIS_URL"):
         redis_child = _embedded_redis_child(env)
         children.append(redis_child)
+    _metrics_dir(env)
     # gevent workers: an open SSE stream is a parked greenlet, not a blocked thread, so 100
     # streams never starve moves (issue 2).
     gunicorn = [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers",
                 str(web_workers), "--worker-connections", "2000", "--bind", f"{host}:{port}",
-                "--graceful-timeout", "5", "--log-level", "warning", "service.wsgi:app"]
+                "--graceful-timeout", "5", "--log-level", "warning",
+                "--config", "python:service.gunicorn_conf", "service.wsgi:app"]
     children.append(Child("api (gunicorn)", lambda: popen(gunicorn, env)))
     if job_workers > 0 and _has_workers():
         worker = [sys.executable, "-m", "workers", "--with-scheduler"]
         children += [Child(f"job worker {n}", lambda: popen(worker, env))
                      for n in range(1, job_workers + 1)]
     supervisor = Supervisor(children)
+    supervisor.on_death = lambda _, pid: _forget_metrics(env, pid)
     if redis_child is not None:
         urls = [env["REDIS_URL"]]
 
@@ -95,6 +98,28 @@ def _embedded_redis_child(env: dict[str, str]) -> Child:
 
     return Child("embedded redis", restart, stop=lambda _: servers[-1].stop(),
                  running=servers[0].process)
+
+
+def _metrics_dir(env: dict[str, str]) -> None:
+    """One directory where the API processes and workers write their Prometheus values, emptied
+    at start so counters of an earlier run do not add up with this one's."""
+    import shutil
+    from pathlib import Path
+
+    if env.get("PROMETHEUS_MULTIPROC_DIR"):
+        return
+    directory = Path(env.get("TABLESTREAM_DATA", "var")) / "metrics"
+    shutil.rmtree(directory, ignore_errors=True)
+    directory.mkdir(parents=True)
+    env["PROMETHEUS_MULTIPROC_DIR"] = str(directory.resolve())
+
+
+def _forget_metrics(env: dict[str, str], pid: int) -> None:
+    """A killed process's live gauges must stop counting (gunicorn_conf does it for API workers)."""
+    if env.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(pid, env["PROMETHEUS_MULTIPROC_DIR"])
 
 
 def _has_workers() -> bool:

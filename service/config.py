@@ -16,6 +16,8 @@ class Config:
     workers_enabled: bool = True
     cors_origins: tuple[str, ...] = ()  # browser origins allowed to call the API; "*" for any
     access_log: bool = True  # one JSON line per request on stderr
+    webhook_allow_http: bool = False  # http:// and private addresses (local receivers, tests)
+    webhook_retry_seconds: tuple[int, ...] = ()  # () = service.webhooks.RETRY_INTERVALS
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -28,4 +30,7 @@ class Config:
                    cors_origins=tuple(origin.strip() for origin in
                                       os.environ.get("CORS_ORIGINS", "").split(",")
                                       if origin.strip()),
-                   access_log=os.environ.get("ACCESS_LOG", "1") != "0")
+                   access_log=os.environ.get("ACCESS_LOG", "1") != "0",
+                   webhook_allow_http=os.environ.get("WEBHOOK_ALLOW_HTTP", "0") == "1",
+                   webhook_retry_seconds=tuple(int(s) for s in os.environ.get(
+                       "WEBHOOK_RETRY_SECONDS", "").split(",") if s.strip()))

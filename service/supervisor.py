@@ -119,6 +119,7 @@ class Supervisor:
         self.poll_interval = poll_interval
         self.stopping = False
         self.on_restart: Callable[[Child], None] | None = None  # after a child came back
+        self.on_death: Callable[[Child, int], None] | None = None  # with the dead pid
 
     def request_stop(self, *_: object) -> None:
         self.stopping = True
@@ -158,6 +159,8 @@ class Supervisor:
                 continue
             # What it forked (gunicorn's workers, still holding the port) goes with it, gently.
             child._signal_group(signal.SIGTERM)
+            if self.on_death is not None:
+                self.on_death(child, process.pid)
             lived = now - child.started_at
             self._schedule_restart(child, f"{describe_exit(status)} after {lived:.1f}s", lived)
             if child.deaths >= self.give_up_after:

@@ -45,6 +45,7 @@ _SAFE_ID = re.compile(r"[A-Za-z0-9_-]+")
 BOT_TURN = "workers.jobs.bot_turn"
 TURN_TIMEOUT = "workers.jobs.turn_timeout"
 UNDO_LAPSE = "workers.jobs.undo_lapse"
+WEBHOOK = "workers.jobs.deliver_webhook"
 FUNCTIONS = {"bot": BOT_TURN, "clock": TURN_TIMEOUT, "undo": UNDO_LAPSE}
 
 
@@ -198,6 +199,18 @@ class JobScheduler:
         waiting = status == JobStatus.QUEUED and job.origin == self.queue.name and \
             self.queue.get_job_position(jid) is not None
         return JobState(status, job.started_at, waiting)
+
+    def enqueue_webhook(self, player_id: str, webhook_id: str, delivery_id: str,
+                        delay: float = 0.0) -> None:
+        """Queue one attempt of a webhook delivery (now, or after ``delay`` seconds)."""
+        jid = "wh-" + hashlib.sha256(f"{delivery_id}:{time.time()}".encode()).hexdigest()[:32]
+        job = self.queue.create_job(WEBHOOK, args=(player_id, webhook_id, delivery_id),
+                                    job_id=jid, timeout=JOB_TIMEOUT, result_ttl=RESULT_TTL,
+                                    failure_ttl=FAILURE_TTL)
+        if delay > 0:
+            self.queue.schedule_job(job, _whole_second_after(time.time() + delay))
+        else:
+            self.queue.enqueue_job(job)
 
     def _job(self, game_id: str, due: Due, jid: str) -> Job:
         function = FUNCTIONS[due.kind]

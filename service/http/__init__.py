@@ -7,7 +7,7 @@ from typing import Any
 
 import flask_swagger_ui
 from flask import Blueprint as FlaskBlueprint
-from flask import Flask
+from flask import Flask, Response, current_app
 
 from service.accounts import Accounts
 from service.application import GameService
@@ -18,6 +18,7 @@ from service.http import (
     events_feed,
     games,
     health,
+    me,
     observability,
     players,
     replay,
@@ -26,13 +27,14 @@ from service.http import (
 from service.http.context import Tablestream
 from service.http.errors import ProblemApi
 from service.http.limiter import RateLimiter
+from service.inbox import build_inbox
 from service.lobby import Lobby
 
 API_VERSION = "1.0.0"
 DOCS_PREFIX = "/v1"
 
 BLUEPRINTS = [players.blp, games.blp, commands.blp, events_feed.blp, replay.blp, undo.blp,
-              audit.blp, health.blp]
+              audit.blp, me.blp, health.blp]
 
 # Headers a browser client may read from a cross-origin answer (CORS hides the rest).
 EXPOSED_HEADERS = ["ETag", "Idempotent-Replayed", "Retry-After", "Location",
@@ -62,7 +64,9 @@ def create_app(config: Config | None = None, followups: Any = None,
     lobby = Lobby(redis_client)
     if followups is None and config.workers_enabled:
         followups = _default_followups(config, redis_client)
-    service = GameService(store, followups=followups, lobby=lobby, **service_options)
+    inbox = service_options.pop("inbox", None) or build_inbox(redis_client, followups, config)
+    service = GameService(store, followups=followups, lobby=lobby, inbox=inbox,
+                          **service_options)
     app.extensions["tablestream"] = Tablestream(config, service, Accounts(redis_client), lobby,
                                                 RateLimiter(config.rate_limit_per_second))
     api = ProblemApi(app)
@@ -71,7 +75,16 @@ def create_app(config: Config | None = None, followups: Any = None,
         api.register_blueprint(blueprint)
     app.extensions["tablestream.api"] = api
     app.register_blueprint(docs_assets)
+    app.add_url_rule("/metrics", "metrics", _metrics)
     return app
+
+
+def _metrics() -> Response:
+    """Prometheus metrics (text exposition format); not part of the REST contract."""
+    from service.metrics import exposition
+
+    body, content_type = exposition(current_app.extensions["tablestream"].service.followups)
+    return Response(body, content_type=content_type)
 
 
 # Swagger UI's files come from the installed flask-swagger-ui package: no CDN, so the reference

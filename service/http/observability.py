@@ -11,6 +11,8 @@ import uuid
 
 from flask import Flask, Response, g, request
 
+from service import metrics
+
 REQUEST_ID_HEADER = "X-Request-ID"
 ACCESS_LOGGER = "tablestream.access"
 # A caller's own id is kept (so a client can follow one request through its logs and ours)
@@ -47,9 +49,14 @@ def _finish(response: Response) -> Response:
     rid = request_id()
     response.headers[REQUEST_ID_HEADER] = rid
     started = g.get("request_started")
+    route = request.url_rule.rule if request.url_rule else "unmatched"
+    metrics.REQUESTS.labels(request.method, route, str(response.status_code)).inc()
+    if started:
+        metrics.REQUEST_SECONDS.labels(request.method, route).observe(
+            time.perf_counter() - started)
     access_log.info(json.dumps({
         "ts": round(time.time(), 3), "request_id": rid, "method": request.method,
-        "route": request.url_rule.rule if request.url_rule else None, "path": request.path,
+        "route": route, "path": request.path,
         "status": response.status_code,
         "ms": round((time.perf_counter() - started) * 1000, 2) if started else None,
         "player": g.get("player_id"), "remote": request.remote_addr}, separators=(",", ":")))

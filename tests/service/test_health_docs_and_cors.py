@@ -118,3 +118,42 @@ def test_every_request_has_an_id_echoed_in_a_header_and_in_its_json_log_line(api
 def test_a_request_id_that_could_forge_log_lines_is_replaced(api):
     answer = api.client.get("/v1/games/catalog", headers={"X-Request-ID": "x\", \"admin\": 1"})
     assert answer.headers["X-Request-ID"] != "x\", \"admin\": 1"
+
+
+def _metric(page: str, name: str, **labels: str) -> float:
+    """The value of one sample in a Prometheus text page (0 when absent)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    total = 0.0
+    for family in text_string_to_metric_families(page):
+        for sample in family.samples:
+            if sample.name == name and all(sample.labels.get(k) == v for k, v in labels.items()):
+                total += sample.value
+    return total
+
+
+def test_metrics_count_requests_by_route_and_status_and_moves_and_conflicts(api):
+    before = api.client.get("/metrics").get_data(as_text=True)
+    game_id, players = api.table("loot", 2)
+    mine = api.get(game_id, players[0])
+    seat = int(sorted(mine["pending"])[0])
+    mine = api.get(game_id, players[seat])
+    assert api.send(game_id, players[seat], mine["legal_commands"][0],
+                    mine["version"]).status_code == 200
+    stale = api.send(game_id, players[seat], mine["legal_commands"][0], mine["version"] - 1)
+    assert stale.status_code == 409
+    page = api.client.get("/metrics")
+    assert page.status_code == 200 and page.mimetype == "text/plain"
+    after = page.get_data(as_text=True)
+    route = "/v1/games/<game_id>/commands"
+    for name, labels, grew_by in [
+            ("tablestream_http_requests_total", {"route": route, "status": "200"}, 1),
+            ("tablestream_http_requests_total", {"route": route, "status": "409"}, 1),
+            ("tablestream_move_seconds_count", {"sender": "human"}, 2),
+            ("tablestream_http_request_seconds_count", {"route": route}, 2)]:
+        assert _metric(after, name, **labels) - _metric(before, name, **labels) >= grew_by, name
+    assert _metric(after, "tablestream_appends_total") > _metric(before,
+                                                                 "tablestream_appends_total")
+    assert _metric(after, "tablestream_append_conflicts_total") > _metric(
+        before, "tablestream_append_conflicts_total")
+    assert "tablestream_sse_connections" in after and "tablestream_clock_lateness_seconds" in after

@@ -7,7 +7,9 @@ Notes on RQ 3.0 (checked in its source):
 - ``enqueue_at`` in 3.0 does pass ``unique`` on, but older releases dropped it, so jobs are
   created and then enqueued or scheduled explicitly with ``unique=True``;
 - the scheduled registry scores jobs in whole seconds (``calendar.timegm`` truncates), so a clock
-  job is scheduled at the deadline rounded *up*, or it would fire early and be a stale no-op;
+  job is scheduled at the deadline rounded *up* (RQ's own scheduler, if one runs, must not fire
+  it early), then its score is set to the exact deadline, which our clock loop
+  (workers/clocks.py) reads: RQ's scheduler alone made clocks about a second late;
 - RQ stores pickles, so its client must not decode responses, unlike the event store's client.
 """
 
@@ -156,6 +158,10 @@ class JobScheduler:
         try:
             if due.kind in ("clock", "undo") and due.at > time.time():
                 self.queue.schedule_job(job, _whole_second_after(due.at), unique=True)
+                # RQ scores in whole seconds, rounded up here so that its own scheduler (if one
+                # runs) never fires early; the clock loop reads the exact deadline (item 11).
+                self.connection.zadd(self.queue.scheduled_job_registry.key, {jid: due.at},
+                                     xx=True)
             else:
                 self.queue.enqueue_job(job, unique=True)
             issued = True
@@ -177,13 +183,16 @@ class JobScheduler:
             pass  # issued again meanwhile by an append: that one will do
         self._remember(jid)
 
-    def enqueue_now(self, game_id: str, due: Due) -> None:
-        """Move a scheduled job whose time has passed onto the queue (the scheduler is down)."""
+    def enqueue_now(self, game_id: str, due: Due) -> bool:
+        """Move a scheduled job whose time has passed onto the queue (the scheduler is down);
+        False when it was no longer in the scheduled registry."""
         jid = job_id(due.kind, game_id, due.seat, due.since)
         registry = ScheduledJobRegistry(queue=self.queue)
         # ZREM decides who moves it: the live scheduler or this call, never both.
         if self.connection.zrem(registry.key, jid):
             self.queue.enqueue_job(Job.fetch(jid, connection=self.connection))
+            return True
+        return False
 
     def status(self, game_id: str, due: Due) -> JobState:
         """What became of ``due``'s job (status None when there is no such job)."""

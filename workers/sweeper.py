@@ -84,10 +84,12 @@ class Sweeper:
         if state.waiting or status == JobStatus.DEFERRED:
             return False  # workers are busy; it will run
         if status == JobStatus.SCHEDULED:
-            # Past its time by more than the grace: the scheduler holding the lock is gone.
-            self.scheduler.enqueue_now(game_id, due)
-            log.warning("enqueued overdue %s job of game %s seat %s", due.kind, game_id, due.seat)
-            return True
+            # Past its time by more than the grace: no clock loop runs.
+            if self.scheduler.enqueue_now(game_id, due):
+                log.warning("enqueued overdue %s job of game %s seat %s", due.kind, game_id,
+                            due.seat)
+                return True
+            # Claimed from the registry by a clock loop whose worker died before enqueueing it.
         if status == JobStatus.STARTED and started_at is not None and \
                 now - _epoch(started_at) < self.stale_started:
             return False  # running right now

@@ -4,7 +4,7 @@ PYTHON ?= python3
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install run test lint openapi bench clean
+.PHONY: install run test lint openapi bench faults clean
 
 $(STAMP): setup.cfg pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,10 @@ bench: install
 	$(BIN)/python bench/store_and_http.py
 	$(BIN)/python bench/bots_and_clocks.py
 	$(BIN)/python bench/clock_lateness.py
+
+# Kills Redis, gunicorn and the RQ worker with -9 under load; not part of `make test`.
+faults: install
+	$(BIN)/python bench/faults.py
 
 clean:
 	rm -rf $(VENV) *.egg-info

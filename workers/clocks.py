@@ -6,7 +6,8 @@ runs in a forked process that outlives a SIGKILLed worker, holding the queue's s
 another minute. This loop is a thread of the worker process instead (it dies with it), reads the
 exact deadlines ``JobScheduler.issue`` stores, and claims each due job with one atomic script, so
 every worker may run it and no lock is needed. A due clock goes to the front of the queue: it is
-already late, bot turns are not.
+already late, bot turns are not. Other scheduled jobs on the queue (webhook retries) are moved
+on time too, to the back.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = 0.05  # the longest a due clock waits for this loop (p99 lateness is measured
 # by bench/clock_lateness.py)
 BATCH = 100
+# Turn clocks and takeback lapses are already late when due; other scheduled jobs (a webhook's
+# next attempt) wait their turn behind bot moves.
+URGENT_PREFIXES = ("clock-", "undo-")
 OUTAGE_PAUSE = 1.0  # after a Redis error, before trying again
 
 # Claim up to ARGV[2] jobs due by ARGV[1]: whoever removes an id from the registry moves it, so
@@ -80,7 +84,7 @@ class ClockLoop:
         job = Job.fetch_many([job_id], connection=self.connection)[0]
         if job is None:
             return 0  # expired or deleted meanwhile: nothing to run
-        queue.enqueue_job(job, at_front=True)
+        queue.enqueue_job(job, at_front=job_id.startswith(URGENT_PREFIXES))
         return 1
 
     def run(self) -> None:

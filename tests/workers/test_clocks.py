@@ -59,6 +59,19 @@ def test_a_due_clock_goes_ahead_of_waiting_bot_turns(service, scheduler):
     assert scheduler.queue.job_ids[0] == job_id("clock", game_id, 0, due.since)
 
 
+def test_a_due_webhook_retry_waits_behind_bot_turns(service, scheduler):
+    followups, service.followups = service.followups, NoFollowUps()
+    bots = service.create_game("host", "tally", {"target": 20},
+                               [{"kind": "bot", "level": "random"}] * 2)
+    service.followups = followups
+    seat, prompt = next(iter(service.projection(bots).opened.items()))
+    scheduler.issue(bots, Due("bot", int(seat), prompt["since"], prompt["at"] / 1000))
+    scheduler.enqueue_webhook("p1", "w1", "d1", delay=5)
+    ClockLoop(scheduler.connection, [scheduler.queue.name]).tick(now=time.time() + 10)
+    ids = scheduler.queue.job_ids
+    assert len(ids) == 2 and ids[0].startswith("bot-") and ids[1].startswith("wh-")
+
+
 def test_the_next_deadline_tells_the_loop_how_long_it_may_sleep(service, scheduler):
     _, due = _clocked_game(service)
     loop = ClockLoop(scheduler.connection, [scheduler.queue.name])

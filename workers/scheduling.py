@@ -18,7 +18,9 @@ from __future__ import annotations
 import hashlib
 import logging
 import math
+import os
 import re
+import socket
 import threading
 import time
 from collections import OrderedDict
@@ -110,6 +112,7 @@ class JobState:
     status: JobStatus | None
     started_at: datetime | None
     waiting: bool
+    worker_dead: bool = False  # the worker that started it is known to be gone (same host)
 
 
 class JobScheduler:
@@ -207,7 +210,26 @@ class JobScheduler:
         # a job on another queue may have no workers at all.
         waiting = status == JobStatus.QUEUED and job.origin == self.queue.name and \
             self.queue.get_job_position(jid) is not None
-        return JobState(status, job.started_at, waiting)
+        dead = status == JobStatus.STARTED and self.worker_dead(job.worker_name)
+        return JobState(status, job.started_at, waiting, dead)
+
+    def worker_dead(self, worker_name: str | None) -> bool:
+        """True when the RQ worker ``worker_name`` ran on this host and its process is gone (a
+        SIGKILL leaves its key for a while, and its job "started" for good). Unsure (another
+        host, no record): False, and the sweeper waits for the job to go stale instead."""
+        if not worker_name:
+            return False
+        raw = self.connection.hmget(f"rq:worker:{worker_name}", "hostname", "pid")
+        hostname, pid = (value.decode() if isinstance(value, bytes) else value for value in raw)
+        if hostname != socket.gethostname() or not pid:
+            return False
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            return True
+        except (OSError, ValueError):
+            return False
+        return False
 
     def enqueue_webhook(self, player_id: str, webhook_id: str, delivery_id: str,
                         delay: float = 0.0) -> None:

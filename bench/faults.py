@@ -35,7 +35,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import redis
 import requests
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from events.audit import transcript, verify
 from events.redis_store import RedisEventStore, connect
@@ -250,6 +253,18 @@ def bot_moved_since(serve: Serve, tally: Tally, moment: float) -> bool:
     return False
 
 
+def store_answers(serve: Serve) -> bool:
+    try:
+        client = redis.Redis.from_url(serve.redis_url(), socket_timeout=1,
+                                      socket_connect_timeout=1, retry=Retry(NoBackoff(), 0))
+        try:
+            return bool(client.ping())
+        finally:
+            client.close()
+    except (redis.RedisError, OSError, ValueError):
+        return False
+
+
 def inject(serve: Serve, fault: str, tally: Tally, clients: int,
            timeout: float) -> float | None:
     """Kill the fault's process with SIGKILL; seconds until the service works again, or None.
@@ -267,6 +282,7 @@ def inject(serve: Serve, fault: str, tally: Tally, clients: int,
     os.kill(pid, signal.SIGKILL)
     until = killed + timeout
     api = wait(lambda: answers(serve.base), until)
+    store = wait(lambda: store_answers(serve), until)
 
     def acked_after_kill() -> bool:
         with tally.lock:
@@ -279,13 +295,14 @@ def inject(serve: Serve, fault: str, tally: Tally, clients: int,
     acked = wait(acked_after_kill, until)
     bots = wait(lambda: bot_moved_since(serve, tally, killed_wall), until)
     everyone = wait(every_client_acked, until)
-    if None in (api, acked, bots, everyone):
+    if None in (api, store, acked, bots, everyone):
         print(f"  {fault:10} pid {pid:>7}  NOT recovered within {timeout:.0f}s (api "
               f"{api is not None}, new command acked {acked is not None}, bot moved "
               f"{bots is not None}, every client acked {everyone is not None})", flush=True)
         return None
     seconds = max(api, acked, bots) - killed
     print(f"  {fault:10} pid {pid:>7}  recovered in {seconds:5.2f}s (API {api - killed:.2f}s, "
+          f"Redis {store - killed:.2f}s, "
           f"a new command acked {acked - killed:.2f}s, a bot move {bots - killed:.2f}s; every "
           f"client acked again {everyone - killed:.2f}s)", flush=True)
     return seconds

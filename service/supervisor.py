@@ -22,7 +22,10 @@ log = logging.getLogger("tablestream.serve")
 
 BACKOFF_FIRST = 0.5  # seconds before the first restart of a child that just died
 BACKOFF_MAX = 30.0
-STABLE_AFTER = 30.0  # a child that ran this long was healthy: its next restart is quick again
+# A child that ran this long had started and served (a crash loop dies in its first seconds:
+# an import error, a port it cannot bind, which gunicorn retries for 5 s): its next restart is
+# quick again, so kills spread over hours never add up to giving up.
+STABLE_AFTER = 10.0
 GIVE_UP_AFTER = 8  # deaths in a row, each younger than STABLE_AFTER: it cannot recover
 STOP_TIMEOUT = 10.0
 

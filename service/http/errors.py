@@ -5,6 +5,7 @@ from __future__ import annotations
 import http
 from typing import Any
 
+import apispec
 import marshmallow as ma
 from flask import Response, json
 from flask_smorest import Api
@@ -45,10 +46,24 @@ def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Re
     return Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
 
 
+class FinishedSpec(apispec.APISpec):
+    """The spec whose document has what ``service.http.contract`` promises added."""
+
+    def to_dict(self) -> dict[str, Any]:
+        from service.http.contract import finish_document
+
+        return finish_document(super().to_dict())
+
+
 class ProblemApi(Api):
     """flask-smorest's Api answering every error with problem+json."""
 
     ERROR_SCHEMA = ProblemSchema
+
+    def _init_spec(self, *args: Any, **kwargs: Any) -> None:
+        super()._init_spec(*args, **kwargs)
+        # flask-smorest builds a plain APISpec; ours finishes the document it serves and writes.
+        self.spec.__class__ = FinishedSpec
 
     def _register_responses(self) -> None:
         """Document every error response as problem+json (flask-smorest says application/json)."""
@@ -67,7 +82,12 @@ class ProblemApi(Api):
         self._app.register_error_handler(ServiceError, self.handle_service_error)
 
     def handle_service_error(self, error: ServiceError) -> Response:
-        response = problem(error.status, error.code, error.title, error.detail, **error.extra)
+        extra = dict(error.extra)
+        if extra.get("legal_commands") and extra.get("version") is not None:
+            from service.http.games import postable
+
+            extra["legal_commands"] = postable(extra["legal_commands"], extra["version"])
+        response = problem(error.status, error.code, error.title, error.detail, **extra)
         if "retry_after" in error.extra:
             response.headers["Retry-After"] = str(error.extra["retry_after"])
         return response

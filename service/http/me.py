@@ -6,7 +6,7 @@ import json
 import re
 from collections.abc import Iterator
 
-from flask import Response, request, stream_with_context
+from flask import Response, request, stream_with_context, url_for
 from flask.views import MethodView
 
 from service import metrics
@@ -106,8 +106,9 @@ class Webhooks(MethodView):
     def post(self, body):
         """Register an HTTPS callback for your_turn, undo_asked and game_over notices."""
         player = current_player()
-        return ctx().service.inbox.webhooks.register(player["id"], body["url"],
+        hook = ctx().service.inbox.webhooks.register(player["id"], body["url"],
                                                      body.get("events"))
+        return hook, 201, {"Location": url_for("me.Deliveries", webhook_id=hook["id"])}
 
 
 @blp.route("/webhooks/<webhook_id>")
@@ -143,7 +144,7 @@ class Tokens(MethodView):
         """Make another named token, e.g. one per device, optionally expiring."""
         record, token = ctx().accounts.issue_token(current_player()["id"], body["name"],
                                                    body.get("expires_in"))
-        return {**record, "token": token}
+        return {**record, "token": token}, 201, {"Location": url_for("me.Tokens")}
 
 
 @blp.route("/tokens/<token_id>")
@@ -162,4 +163,4 @@ class TokenRotation(MethodView):
     def post(self, token_id):
         """Replace a token by a new one with the same name and lifetime; the old one stops."""
         record, token = ctx().accounts.rotate_token(current_player()["id"], token_id)
-        return {**record, "token": token}
+        return {**record, "token": token}, 201, {"Location": url_for("me.Tokens")}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flask import url_for
 from flask.views import MethodView
 
 from service.http.blueprint import Blueprint
@@ -19,4 +20,4 @@ class Players(MethodView):
     def post(self, body):
         """Create a player and return its bearer token."""
         player, token = ctx().accounts.create(body["name"])
-        return {**player, "token": token}
+        return {**player, "token": token}, 201, {"Location": url_for("me.Me")}

@@ -8,7 +8,7 @@ REDOCLY_VERSION := 2.77.0
 REDOCLY := $(VENV)/node/node_modules/.bin/redocly
 LOCK_VENV := .lock-venv
 
-.PHONY: install lock run test lint openapi bench clean
+.PHONY: install lock run test lint openapi bench faults clean
 
 # constraints.txt pins every package (and every package they pull in) to the versions CI
 # tested, so a fresh machine installs exactly those; setup.cfg keeps the ranges we support.
@@ -52,6 +52,11 @@ bench: install
 	$(BIN)/python bench/store_and_http.py
 	$(BIN)/python bench/bots_and_clocks.py
 	$(BIN)/python bench/outages.py
+	$(BIN)/python bench/clock_lateness.py
+
+# Kills Redis, gunicorn and the RQ worker with -9 under load; not part of `make test`.
+faults: install
+	$(BIN)/python bench/faults.py
 
 clean:
 	rm -rf $(VENV) $(LOCK_VENV) *.egg-info

@@ -16,8 +16,10 @@ from service.errors import Conflict, Forbidden, NotFound, RuleViolation
 if TYPE_CHECKING:
     from service.application import Outcome
 
-# Events read per round trip when walking the log around one version (explain, takebacks).
+# Events read per round trip when walking back through the log (takebacks), and on each side
+# of a version when finding its batch (explain: batches are a few events).
 WINDOW = 64
+BATCH_WINDOW = 8
 
 
 class HistoryMixin:
@@ -170,24 +172,17 @@ class HistoryMixin:
 
     def _batch_of(self, game_id: str, version: int, last: int) -> list[StoredEvent]:
         """The events of the append batch (one command's events) holding ``version``, read
-        ``WINDOW`` at a time around it rather than the whole log."""
-        low, high = max(1, version - WINDOW), min(last, version + WINDOW)
-        events = self.store.read(game_id, low, high)
-        cmd = events[version - low].cmd
+        ``BATCH_WINDOW`` at a time around it rather than the whole log."""
+        events = self.store.read(game_id, max(1, version - BATCH_WINDOW),
+                                 min(last, version + BATCH_WINDOW))
+        cmd = events[version - events[0].version].cmd
         while events[0].version > 1 and events[0].cmd == cmd:
-            low = max(1, low - WINDOW)
-            events = self.store.read(game_id, low, events[0].version - 1) + events
+            events = self.store.read(game_id, max(1, events[0].version - BATCH_WINDOW),
+                                     events[0].version - 1) + events
         while events[-1].version < last and events[-1].cmd == cmd:
             events += self.store.read(game_id, events[-1].version + 1,
-                                      min(last, events[-1].version + WINDOW))
-        index = version - events[0].version
-        first = index
-        while first > 0 and events[first - 1].cmd == cmd:
-            first -= 1
-        end = index
-        while end + 1 < len(events) and events[end + 1].cmd == cmd:
-            end += 1
-        return events[first:end + 1]
+                                      min(last, events[-1].version + BATCH_WINDOW))
+        return [e for e in events if e.cmd == cmd]
 
     def dispute(self, game_id: str, player_id: str, version: int, reason: str) -> Outcome:
         """A seat disputes the play at ``version``: recorded, and ruled at once by re-running

@@ -29,6 +29,7 @@ openapi: install
 bench: install
 	$(BIN)/python bench/store_and_http.py
 	$(BIN)/python bench/bots_and_clocks.py
+	$(BIN)/python bench/replay_and_explain.py
 
 clean:
 	rm -rf $(VENV) *.egg-info

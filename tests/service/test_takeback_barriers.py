@@ -111,3 +111,23 @@ def test_with_nothing_hidden_a_takeback_crosses_the_bots_moves(seeded_api):
     response = api.client.post(f"/v1/games/{game_id}/undo", headers=human, json={})
     assert response.status_code == 200, response.json
     assert api.service.projection(game_id).state == before.state
+
+
+@pytest.mark.skipif("loot" not in REGISTRY, reason="no loot")
+def test_the_offline_audit_rejects_a_takeback_that_crossed_a_bots_card(seeded_api):
+    from events.audit import transcript, verify
+    from events.store import NewEvent
+
+    api = seeded_api
+    game_id, _, _ = _play_until(api, "loot", _bot_showed_a_hidden_card)
+    store = api.service.store
+    mine = [e for e in store.read(game_id) if e.command is not None and e.seat == "0"]
+    length = api.log_length(game_id)
+    # What the service used to allow, written straight to the log.
+    store.append(game_id, length, [
+        NewEvent("undo_requested", {"seat": 0, "to_version": mine[-1].version - 1,
+                                    "waiting": []}, "0"),
+        NewEvent("rewound", {"to_version": mine[-1].version - 1})], "forged-takeback")
+    finding = verify(transcript(game_id, store.read(game_id), api.service.seed(game_id)))
+    assert not finding.ok and finding.version == length + 2
+    assert "did not know" in finding.reason

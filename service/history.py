@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 # of a version when finding its batch (explain: batches are a few events).
 WINDOW = 64
 BATCH_WINDOW = 8
+# How far back a takeback may reach: it is for the move just made, and reading and checking
+# the stretch it crosses must stay cheap for whoever asks.
+MAX_TAKEBACK = 500
 
 
 class HistoryMixin:
@@ -51,9 +54,11 @@ class HistoryMixin:
             raise Conflict("undo_pending", "A takeback request is already waiting for answers.")
         if to_version is None:
             to_version = self._last_own_move(game_id, projection, seat) - 1
-        if not 0 < to_version < projection.version:
+        lowest = max(1, projection.version - MAX_TAKEBACK)
+        if not lowest <= to_version < projection.version:
             raise RuleViolation("invalid_undo_target",
-                                f"Choose a version between 1 and {projection.version - 1}.")
+                                f"Choose a version between {lowest} and "
+                                f"{projection.version - 1}.")
         window = self.store.read(game_id, to_version, projection.version)
         self._check_undo_target(game_id, window, seat, to_version)
         waiting = [i for i, s in enumerate(projection.seats)
@@ -77,6 +82,8 @@ class HistoryMixin:
         barriers = projection.game.undo_barriers | UNDO_BARRIERS
         taken_back_above: int | None = None
         for event in self._backwards(game_id, projection.version):
+            if event.version < projection.version - MAX_TAKEBACK:
+                break
             if taken_back_above is not None and event.version > taken_back_above:
                 continue
             taken_back_above = None

@@ -131,6 +131,22 @@ def test_a_takeback_deep_in_a_long_game_reads_only_what_it_takes_back(api):
     assert sum(counts) <= 4 * SNAPSHOT_EVERY + 4, counts
 
 
+@pytest.mark.skipif("tally" not in REGISTRY, reason="no tally")
+def test_a_takeback_reaches_back_at_most_max_takeback_events(api):
+    from service.history import MAX_TAKEBACK
+
+    game_id, players = _long_tally(api, MAX_TAKEBACK + 20)
+    latest = api.log_length(game_id)
+    counts = _counting_reads(api.service)
+    response = api.client.post(f"/v1/games/{game_id}/undo", headers=players[0],
+                               json={"to_version": 10})
+    assert response.status_code == 422 and response.json["code"] == "invalid_undo_target"
+    assert sum(counts) == 0 and api.log_length(game_id) == latest
+    response = api.client.post(f"/v1/games/{game_id}/undo", headers=players[0],
+                               json={"to_version": latest - MAX_TAKEBACK})
+    assert response.status_code == 200, response.json
+
+
 @pytest.mark.skipif("maskmen" not in REGISTRY, reason="no maskmen")
 def test_maskmen_replay_after_the_end_never_shows_the_set_aside_cards(seeded_api):
     # maskmen.md §2: unused cards are set aside face down and nobody sees them, ever.

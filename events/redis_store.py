@@ -54,6 +54,20 @@ redis.call('SET', KEYS[2], ARGV[1])
 return 1
 """
 
+# Save a snapshot: into the periodic set (one per version, scored by version, so replay finds
+# the nearest one at or below any version in one ZREVRANGEBYSCORE), and as the latest unless a
+# newer latest is already stored (a replay may backfill an old one after the live path moved on).
+_SAVE_SNAPSHOT_LUA = """
+local v = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], v, v)
+redis.call('ZADD', KEYS[2], v, ARGV[1] .. ':' .. ARGV[2])
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current or tonumber(current) <= v then
+  redis.call('HSET', KEYS[1], 'version', ARGV[1], 'state', ARGV[2])
+end
+return 1
+"""
+
 
 # Timeouts and pools, set on purpose (issue 9 item 1): redis-py 8 defaults to a 5 s socket
 # timeout and 100 connections a pool, which cut idle SSE streams and turned a burst into 500s.
@@ -201,6 +215,7 @@ class RedisEventStore:
         script = resources.files("events").joinpath("append.lua").read_text(encoding="utf-8")
         self._append = client.register_script(script)
         self._create = client.register_script(_CREATE_LUA)
+        self._save_snapshot = client.register_script(_SAVE_SNAPSHOT_LUA)
         # game id -> (version, hash at that version). Log entries never change, so a hash once
         # seen stays true; only the newest per game is kept since appends go after the newest.
         self._known: OrderedDict[str, tuple[int, str]] = OrderedDict()
@@ -412,26 +427,35 @@ class RedisEventStore:
         seen = self.client.hget(_key(game_id, "cmds"), command_id)
         return None if seen is None else _record(seen)
 
-    def load_snapshot(self, game_id: str) -> Snapshot | None:
-        """The latest snapshot, or None when there is none."""
+    def load_snapshot(self, game_id: str, at_most: int | None = None) -> Snapshot | None:
+        """The latest snapshot, or with ``at_most`` the newest at or below that version; None
+        when there is none. One round trip either way."""
         _check_id(game_id)
-        fields = self.client.hgetall(_key(game_id, "snap"))
-        if not fields:
+        if at_most is None:
+            fields = self.client.hgetall(_key(game_id, "snap"))
+            if not fields:
+                return None
+            f = {_text(k): _text(v) for k, v in fields.items()}
+            return Snapshot(version=int(f["version"]), state=json.loads(f["state"]))
+        found = self.client.zrevrangebyscore(_key(game_id, "snaps"), at_most, "-inf",
+                                             start=0, num=1)
+        if not found:
             return None
-        f = {_text(k): _text(v) for k, v in fields.items()}
-        return Snapshot(version=int(f["version"]), state=json.loads(f["state"]))
+        version, state = _text(found[0]).split(":", 1)
+        return Snapshot(version=int(version), state=json.loads(state))
 
     def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
-        """Replace the game's snapshot (one HSET, so version and state change together)."""
+        """Keep ``snapshot`` among the game's periodic snapshots, and as its latest unless a
+        newer one is stored (one script, so version and state change together)."""
         _check_id(game_id)
         state = json.dumps(snapshot.state, separators=(",", ":"), ensure_ascii=False)
-        self.client.hset(_key(game_id, "snap"),
-                         mapping={"version": str(snapshot.version), "state": state})
+        self._save_snapshot(keys=[_key(game_id, "snap"), _key(game_id, "snaps")],
+                            args=[str(snapshot.version), state])
 
     def delete_snapshot(self, game_id: str) -> None:
-        """Drop the snapshot; it is a cache, so nothing is lost."""
+        """Drop every snapshot; they are a cache, so nothing is lost."""
         _check_id(game_id)
-        self.client.delete(_key(game_id, "snap"))
+        self.client.delete(_key(game_id, "snap"), _key(game_id, "snaps"))
 
     def game_ids(self) -> Iterator[str]:
         """Every game id in the store, in no particular order (SCAN; on Cluster, every node)."""

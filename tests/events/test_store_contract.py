@@ -383,11 +383,30 @@ def test_snapshot_round_trips_and_the_latest_replaces_the_earlier(store, game):
     assert store.load_snapshot(game) == Snapshot(9, {"scores": [4, 4]})
 
 
+def test_the_nearest_snapshot_at_or_below_a_version_is_found(store, game):
+    for version in (25, 50, 75):
+        store.save_snapshot(game, Snapshot(version, {"at": version}))
+    assert store.load_snapshot(game, 24) is None
+    assert store.load_snapshot(game, 25) == Snapshot(25, {"at": 25})
+    assert store.load_snapshot(game, 74) == Snapshot(50, {"at": 50})
+    assert store.load_snapshot(game, 10_000) == Snapshot(75, {"at": 75})
+    assert store.load_snapshot(game) == Snapshot(75, {"at": 75})
+
+
+def test_an_older_snapshot_saved_later_does_not_replace_the_latest(store, game):
+    store.save_snapshot(game, Snapshot(50, {"at": 50}))
+    store.save_snapshot(game, Snapshot(25, {"at": 25}))  # a replay backfilling an old stretch
+    assert store.load_snapshot(game) == Snapshot(50, {"at": 50})
+    assert store.load_snapshot(game, 49) == Snapshot(25, {"at": 25})
+    store.save_snapshot(game, Snapshot(25, {"at": "again"}))  # one snapshot per version
+    assert store.load_snapshot(game, 49) == Snapshot(25, {"at": "again"})
+
+
 def test_deleting_the_snapshot_loses_no_events(store, game):
     events = _fill(store, game, 4)
     store.save_snapshot(game, Snapshot(4, {"x": 1}))
     store.delete_snapshot(game)
-    assert store.load_snapshot(game) is None
+    assert store.load_snapshot(game) is None and store.load_snapshot(game, 4) is None
     assert store.read(game) == events
 
 

@@ -51,14 +51,17 @@ BOT_TURN = "workers.jobs.bot_turn"
 TURN_TIMEOUT = "workers.jobs.turn_timeout"
 UNDO_LAPSE = "workers.jobs.undo_lapse"
 WEBHOOK = "workers.jobs.deliver_webhook"
-FUNCTIONS = {"bot": BOT_TURN, "clock": TURN_TIMEOUT, "undo": UNDO_LAPSE}
+CLOCK_WARNING = "workers.jobs.clock_warning"
+FUNCTIONS = {"bot": BOT_TURN, "clock": TURN_TIMEOUT, "undo": UNDO_LAPSE, "warn": CLOCK_WARNING}
 
 
 @dataclass(frozen=True)
 class Due:
     """A job a projection calls for: a bot turn now, or a clock expiry at ``at``."""
 
-    kind: str  # "bot", "clock" or "undo" (a takeback request that lapses unanswered)
+    # "bot", "clock", "undo" (a takeback request that lapses unanswered) or "warn" (a player is
+    # told their clock is about to run out)
+    kind: str
     seat: int
     since: int
     at: float  # epoch seconds: when the prompt opened (bot) or its deadline (clock, undo)
@@ -71,6 +74,12 @@ def job_id(kind: str, game_id: str, seat: int, since: int) -> str:
     if not _SAFE_ID.fullmatch(game):
         game = "h" + hashlib.sha256(game_id.encode()).hexdigest()[:24]
     return f"{kind}-{game}-{seat}-{since}"
+
+
+def warning_lead(clock_seconds: float) -> float:
+    """How long before a turn clock runs out its player is warned: a quarter of the clock, at
+    most 30 s; none for clocks under 20 s, where a warning would only be noise."""
+    return 0.0 if clock_seconds < 20 else min(30.0, clock_seconds / 4)
 
 
 def due_jobs(projection: Projection) -> list[Due]:
@@ -86,6 +95,9 @@ def due_jobs(projection: Projection) -> list[Due]:
             deadline = projection.deadline(seat)
             if deadline is not None:
                 due.append(Due("clock", seat, opened["since"], deadline))
+                lead = warning_lead(deadline - opened["at"] / 1000)
+                if lead:
+                    due.append(Due("warn", seat, opened["since"], deadline - lead))
     undo = projection.data.get("undo")
     seconds = projection.data["options"].get("reaction_seconds", 0)
     if undo and undo.get("waiting") and seconds:
@@ -166,7 +178,7 @@ class JobScheduler:
                 return False
         job = self._job(game_id, due, jid)
         try:
-            if due.kind in ("clock", "undo") and due.at > time.time():
+            if due.kind in ("clock", "undo", "warn") and due.at > time.time():
                 self.queue.schedule_job(job, _whole_second_after(due.at), unique=True)
                 # RQ scores in whole seconds, rounded up here so that its own scheduler (if one
                 # runs) never fires early; the clock loop reads the exact deadline (item 11).

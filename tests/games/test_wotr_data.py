@@ -80,8 +80,8 @@ def test_the_catalog_lists_wotr_with_its_scenarios_and_bot_levels():
     from service.catalog import catalog
     entry = next(g for g in catalog() if g["name"] == "wotr")
     assert (entry["min_seats"], entry["max_seats"]) == (2, 2)
-    assert entry["options"]["scenario"]["choices"] == ["full", "south"]
-    assert entry["options"]["scenario"]["default"] == "full"
+    scenario = entry["options"]["properties"]["scenario"]
+    assert scenario["enum"] == ["full", "south"] and scenario["default"] == "full"
     assert entry["bot_levels"] == ["random", "basic"]
     assert {"move", "attack", "muster", "combat_card", "take_hit", "retreat"} <= set(
         entry["commands"])

@@ -19,7 +19,7 @@ from workers.scheduling import Due, job_id
 from workers.sweeper import Sweeper
 
 
-def _clocked_game(service, seconds: int = 30) -> tuple[str, Due]:
+def _clocked_game(service, seconds: int = 15) -> tuple[str, Due]:
     game_id = service.create_game("ann", "tally", {"target": 100, "turn_seconds": seconds,
                                                    "max_timeouts": 100}, [{"kind": "human"}])
     service.start(game_id, "ann")

@@ -91,7 +91,9 @@ class Serve:
     """`tablestream serve` and its children, found through /proc."""
 
     def __init__(self, data: Path, port: int, log: Path):
-        env = {**os.environ, "TABLESTREAM_DATA": str(data), "RATE_LIMIT_PER_SECOND": "0",
+        # No rate limits: its clients create players and games from one address, fast.
+        env = {**os.environ, "RATE_LIMIT_PER_SECOND": "0", "RATE_LIMIT_PLAYERS_PER_MINUTE": "0",
+               "RATE_LIMIT_GAMES_PER_MINUTE": "0", "TABLESTREAM_DATA": str(data),
                "PYTHONUNBUFFERED": "1"}
         for name in ("REDIS_URL", "QUEUE_REDIS_URL", "PROMETHEUS_MULTIPROC_DIR"):
             env.pop(name, None)

@@ -12,7 +12,7 @@ from service import metrics
 from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import ctx, optional_player
 from service.http.errors import end_on_outage
-from service.http.schemas import EventPage, EventsQuery, StreamHeaders, StreamQuery
+from service.http.schemas import EventOut, EventPage, EventsQuery, StreamHeaders, StreamQuery
 
 blp = Blueprint("events", __name__, url_prefix="/v1/games", description="The event log")
 
@@ -76,13 +76,17 @@ def _stream(service, game_id: str, viewer, after: int, heartbeat: float,
         metrics.SSE_CONNECTIONS.dec()
 
 
+_EVENT_OUT = EventOut()
+
+
 def _follow(service, game, game_id: str, viewer, after: int, heartbeat: float) -> Iterator[str]:
     while True:
         events = service.store.read(game_id, after + 1)
         if not events:
             events = service.store.wait(game_id, after, int(heartbeat * 1000))
         for event in events:
-            body = service.public_event(game, event, viewer)
+            # The same wire form as the paged log (seat as an integer or null, not "system").
+            body = _EVENT_OUT.dump(service.public_event(game, event, viewer))
             yield f"id: {event.version}\nevent: {event.type}\ndata: {json.dumps(body)}\n\n"
             after = event.version
             if event.type == "seed_revealed":

@@ -19,10 +19,11 @@ from service.http.schemas import (
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games and the lobby")
 
 
-def game_body(game_id: str, viewer_player) -> dict:
-    """The caller's picture of a game, with player names on the seats."""
+def game_body(game_id: str, viewer_player, projection=None) -> dict:
+    """The caller's picture of a game, with player names on the seats (of ``projection`` when
+    the caller has it already, e.g. from its own append)."""
     tablestream = ctx()
-    projection = tablestream.service.projection(game_id)
+    projection = projection or tablestream.service.projection(game_id)
     viewer = tablestream.service.viewer_for(projection, viewer_player)
     body = tablestream.service.describe(projection, viewer)
     body["id"] = game_id

@@ -153,6 +153,9 @@ class EventOut(ma.Schema):
 class CommandOut(ma.Schema):
     version = fields.Integer(required=True)
     events = fields.List(fields.Nested(EventOut), required=True)
+    game = fields.Nested(GameOut, required=True, metadata={
+        "description": "The game as you see it after your move (view, pending, your legal "
+                       "commands): no GET needed before the next one"})
 
 
 class EventsQuery(ma.Schema):

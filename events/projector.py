@@ -9,6 +9,7 @@ store I/O (snapshot + tail) is in ``Projector``.
 from __future__ import annotations
 
 import json
+import logging
 import pickle
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -18,6 +19,8 @@ from events.store import EventStore, Snapshot, StoredEvent
 from games import get_game
 from games.core import SPECTATOR, Event, Game
 
+log = logging.getLogger(__name__)
+
 # Events the platform folds itself; everything else belongs to the game's rules.
 PLATFORM_EVENTS = frozenset({
     "game_created", "seat_joined", "seat_left", "game_started", "game_finished", "seed_revealed",
@@ -25,6 +28,12 @@ PLATFORM_EVENTS = frozenset({
     "undo_requested", "undo_accepted", "undo_declined", "rewound",
     "dispute_opened", "dispute_ruled",
 })
+
+# Platform events about the play rather than in it: filed by a seat, but not its move, so they
+# never reopen its decision. Were they to, a seat could reset its own running clock at will by
+# disputing or asking for a takeback (issue 9 item 4).
+ASIDES = frozenset({"dispute_opened", "dispute_ruled", "undo_requested", "undo_accepted",
+                    "undo_declined"})
 
 # Platform events no takeback may cross (a game's deal and draws are its own undo barriers).
 UNDO_BARRIERS = frozenset({"game_started", "game_finished", "seed_revealed"})
@@ -34,10 +43,20 @@ SNAPSHOT_EVERY = 25
 # Command-id prefixes of commands the server sends on a seat's behalf (clock, bot).
 MACHINE_COMMANDS = ("clock:", "bot:")
 
+# Prefix of every command id a client chose (``p:<player id>:<its id>``): scoped to its sender,
+# so no client can take a machine's id or another player's (issue 9 item 2).
+CLIENT_COMMANDS = "p:"
+
 
 def machine_command_id(kind: str, game_id: str, seat: int, since: int) -> str:
     """Deterministic id for a command the server sends for a seat, so a job run twice acts once."""
     return f"{kind}:{game_id}:{seat}:{since}"
+
+
+def client_command_id(player_id: str, command_id: str) -> str:
+    """The stored id of a command id a player's client chose: the same id from another player
+    is another id, and none can equal a machine's (those never start with ``p:``)."""
+    return f"{CLIENT_COMMANDS}{player_id}:{command_id}"
 
 
 def is_platform_event(event_type: str) -> bool:
@@ -126,7 +145,7 @@ def apply(projection: Projection, event: StoredEvent, rewind_to: Projection | No
     data = projection.data
     kind, payload = event.type, event.data
     actors = data.setdefault("actors", [])
-    if event.seat not in actors:
+    if event.seat not in actors and kind not in ASIDES:
         actors.append(event.seat)
     if kind == "rewound":
         if rewind_to is None:
@@ -329,14 +348,21 @@ class Projector:
                 rewind_to = self.load(game_id, upto=event.data["to_version"], save=snapshot)
             apply(projection, event, rewind_to, batch_end)
             if snapshot and batch_end and self._crossed_snapshot(last_saved, event.version):
-                self.store.save_snapshot(game_id, Snapshot(
-                    event.version, json.loads(json.dumps(projection.data))))
+                self._save_snapshot(game_id, projection)
                 last_saved = event.version
         return projection
 
     def rebuild(self, game_id: str) -> Projection:
         """Fold the whole log from event 1, ignoring snapshots (checks snapshot consistency)."""
         return fold_upto(self.store.read(game_id), self.store.last_version(game_id))
+
+    def _save_snapshot(self, game_id: str, projection: Projection) -> None:
+        try:
+            self.store.save_snapshot(game_id, Snapshot(
+                projection.version, json.loads(json.dumps(projection.data))))
+        except Exception as exc:  # a snapshot is a cache: the log it summarises is safe
+            log.warning("snapshot of game %s at version %s not saved: %s: %s", game_id,
+                        projection.version, type(exc).__name__, " ".join(str(exc).split()))
 
     def _crossed_snapshot(self, old: int, new: int) -> bool:
         return new // self.snapshot_every > old // self.snapshot_every

@@ -12,6 +12,8 @@ from events.codec import GENESIS, event_hash, verify_chain
 from events.redis_store import RedisEventStore
 from events.store import (
     AppendResult,
+    CommandRecord,
+    CommandReused,
     GameExists,
     GameNotFound,
     NewEvent,
@@ -200,6 +202,30 @@ def test_retried_command_with_a_stale_version_still_gets_the_first_answer(
     assert retrier.append(game, 2, _events("x"), command_id="cmd-1") == AppendResult(
         1, 1, duplicate=True)
     assert [e.type for e in store.read(game)] == ["a", "b"]
+
+
+@pytest.mark.parametrize("fresh_store", [False, True], ids=["same-store", "fresh-store"])
+def test_a_command_id_sent_again_with_another_command_is_refused_and_appends_nothing(
+        store, game, redis_client, fresh_store):
+    store.append(game, 0, _events("a"), command_id="cmd-1", command_hash="aa" * 32)
+    # Both paths: the script's own check (hash cached) and the pipelined read before it.
+    retrier = RedisEventStore(redis_client) if fresh_store else store
+    with pytest.raises(CommandReused) as raised:
+        retrier.append(game, 1, _events("b"), command_id="cmd-1", command_hash="bb" * 32)
+    assert (raised.value.first_version, raised.value.last_version) == (1, 1)
+    assert retrier.append(game, 1, _events("a"), command_id="cmd-1",
+                          command_hash="aa" * 32) == AppendResult(1, 1, duplicate=True)
+    assert [e.type for e in store.read(game)] == ["a"]
+    assert store.command_record(game, "cmd-1") == CommandRecord(1, 1, "aa" * 32)
+
+
+def test_a_command_record_older_than_the_hash_still_answers_a_retry(store, game, redis_client):
+    store.append(game, 0, _events("a"), command_id="old-1")
+    # How records were written before commands were hashed: "first:last".
+    redis_client.hset(f"{{g:{game}}}:cmds", "old-1", "1:1")
+    assert store.command_record(game, "old-1") == CommandRecord(1, 1, None)
+    assert store.append(game, 1, _events("a"), command_id="old-1",
+                        command_hash="cc" * 32) == AppendResult(1, 1, duplicate=True)
 
 
 @pytest.mark.parametrize("shared_store", [True, False], ids=["one-store", "store-per-thread"])

@@ -21,7 +21,8 @@ def move(api, game_id, players, seat, kind: str | None = None):
     legal = [c for c in mine["legal_commands"] if kind is None or c["type"] == kind]
     response = api.send(game_id, players[seat], legal[0], mine["version"])
     assert response.status_code == 200, response.json
-    return legal[0]
+    # The command as the rules see it: expected_version is the envelope, not the move.
+    return {k: v for k, v in legal[0].items() if k != "expected_version"}
 
 
 def until_a_merchant_can_be_played(api, game_id, players) -> int:

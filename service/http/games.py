@@ -19,16 +19,23 @@ from service.http.schemas import (
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games and the lobby")
 
 
-def game_body(game_id: str, viewer_player) -> dict:
-    """The caller's picture of a game, with player names on the seats."""
+def game_body(game_id: str, viewer_player, projection=None) -> dict:
+    """The caller's picture of a game, with player names on the seats (of ``projection`` when
+    the caller has it already, e.g. from its own append)."""
     tablestream = ctx()
-    projection = tablestream.service.projection(game_id)
+    projection = projection or tablestream.service.projection(game_id)
     viewer = tablestream.service.viewer_for(projection, viewer_player)
     body = tablestream.service.describe(projection, viewer)
     body["id"] = game_id
     body["legal_commands"] = postable(body["legal_commands"], projection.version)
-    names = tablestream.accounts.names([s["player"] for s in body["seats"] if s["player"]])
-    for seat in body["seats"]:
+    return with_names(body)
+
+
+def with_names(body: dict) -> dict:
+    """``body``'s seats with their players' names (null for a bot or an empty seat)."""
+    seats = body["seats"]
+    names = ctx().accounts.names([s["player"] for s in seats if s["player"]])
+    for seat in seats:
         seat["name"] = names.get(seat["player"]) if seat["player"] else None
     return body
 

@@ -61,7 +61,7 @@ def start_server(redis_url: str) -> tuple[subprocess.Popen, str]:
         try:
             requests.get(f"{base}/games/catalog", timeout=1)
             return process, base
-        except requests.ConnectionError:
+        except requests.RequestException:  # not up yet, or slow to answer its first request
             time.sleep(0.1)
     stop(process)
     raise SystemExit("server did not start")

@@ -4,9 +4,11 @@ PYTHON ?= python3
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
+REDOCLY_VERSION := 2.77.0
+REDOCLY := $(VENV)/node/node_modules/.bin/redocly
 LOCK_VENV := .lock-venv
 
-.PHONY: install lock run test lint openapi bench clean
+.PHONY: install lock run test lint openapi bench faults clean
 
 # constraints.txt pins every package (and every package they pull in) to the versions CI
 # tested, so a fresh machine installs exactly those; setup.cfg keeps the ranges we support.
@@ -33,8 +35,12 @@ lock:
 run: install
 	$(BIN)/tablestream serve
 
-lint: install
+$(REDOCLY):
+	npm install --silent --no-save --no-audit --no-fund --prefix $(VENV)/node @redocly/cli@$(REDOCLY_VERSION)
+
+lint: install $(REDOCLY)
 	$(BIN)/ruff check .
+	$(REDOCLY) lint openapi.yaml
 
 test: install lint
 	$(BIN)/python -m pytest -n auto
@@ -46,6 +52,12 @@ bench: install
 	$(BIN)/python bench/store_and_http.py
 	$(BIN)/python bench/bots_and_clocks.py
 	$(BIN)/python bench/outages.py
+	$(BIN)/python bench/clock_lateness.py
+	$(BIN)/python bench/replay_and_explain.py
+
+# Kills Redis, gunicorn and the RQ worker with -9 under load; not part of `make test`.
+faults: install
+	$(BIN)/python bench/faults.py
 
 clean:
 	rm -rf $(VENV) $(LOCK_VENV) *.egg-info

@@ -128,8 +128,11 @@ class EmbeddedRedis:
 
 
 def start(data_dir: str | os.PathLike[str] | None = None,
-          appendfsync: str | None = None) -> EmbeddedRedis:
-    """Return the live server for ``data_dir``, starting one if none answers."""
+          appendfsync: str | None = None, port: int | None = None) -> EmbeddedRedis:
+    """Return the live server for ``data_dir``, starting one if none answers.
+
+    ``port``: try this port first (a supervisor restarting a dead server, so that every client
+    holding its URL reconnects to the same data); a free one if it is taken."""
     directory = Path(data_dir if data_dir is not None else default_data_dir()).resolve()
     policy = appendfsync or default_appendfsync()
     if policy not in FSYNC_POLICIES:
@@ -137,10 +140,10 @@ def start(data_dir: str | os.PathLike[str] | None = None,
     directory.mkdir(parents=True, exist_ok=True)
     # The lock makes "is one running? if not, start one" atomic across processes.
     with _locked(directory / LOCK_FILE):
-        port = _live_port(directory)
-        if port is not None:
-            return EmbeddedRedis(port, directory, None)
-        server = _launch(directory, policy)
+        live = _live_port(directory)
+        if live is not None:
+            return EmbeddedRedis(live, directory, None)
+        server = _launch(directory, policy, port)
     atexit.register(server.stop)
     return server
 
@@ -161,12 +164,12 @@ def redis_url() -> str:
         return _shared.url
 
 
-def _launch(directory: Path, policy: str) -> EmbeddedRedis:
-    """Start redis-server on a free port and wait until it answers."""
+def _launch(directory: Path, policy: str, preferred: int | None = None) -> EmbeddedRedis:
+    """Start redis-server on ``preferred`` (else a free port) and wait until it answers."""
     last_error = ""
     # A free port can be taken between probing and binding; a few tries cover that race.
-    for _ in range(5):
-        port = _free_port()
+    for attempt in range(5):
+        port = preferred if preferred is not None and attempt == 0 else _free_port()
         args = [str(server_binary()), "--port", str(port), "--bind", "127.0.0.1",
                 "--dir", str(directory), "--daemonize", "no",
                 "--appendonly", "yes", "--appendfsync", policy, "--appendfilename",

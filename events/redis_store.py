@@ -29,6 +29,8 @@ from redis.retry import Retry
 from events.codec import GENESIS, canonical, event_hash
 from events.store import (
     AppendResult,
+    CommandRecord,
+    CommandReused,
     GameExists,
     GameNotFound,
     NewEvent,
@@ -49,6 +51,20 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'version', '0', 'last_hash', ARGV[2])
 for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 redis.call('SET', KEYS[2], ARGV[1])
+return 1
+"""
+
+# Save a snapshot: into the periodic set (one per version, scored by version, so replay finds
+# the nearest one at or below any version in one ZREVRANGEBYSCORE), and as the latest unless a
+# newer latest is already stored (a replay may backfill an old one after the live path moved on).
+_SAVE_SNAPSHOT_LUA = """
+local v = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], v, v)
+redis.call('ZADD', KEYS[2], v, ARGV[1] .. ':' .. ARGV[2])
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current or tonumber(current) <= v then
+  redis.call('HSET', KEYS[1], 'version', ARGV[1], 'state', ARGV[2])
+end
 return 1
 """
 
@@ -199,6 +215,7 @@ class RedisEventStore:
         script = resources.files("events").joinpath("append.lua").read_text(encoding="utf-8")
         self._append = client.register_script(script)
         self._create = client.register_script(_CREATE_LUA)
+        self._save_snapshot = client.register_script(_SAVE_SNAPSHOT_LUA)
         # game id -> (version, hash at that version). Log entries never change, so a hash once
         # seen stays true; only the newest per game is kept since appends go after the newest.
         self._known: OrderedDict[str, tuple[int, str]] = OrderedDict()
@@ -242,8 +259,10 @@ class RedisEventStore:
             raise GameExists(game_id)
 
     def append(self, game_id: str, expected_version: int, events: list[NewEvent],
-               command_id: str | None = None, meta: dict[str, str] | None = None) -> AppendResult:
-        """Append atomically after ``expected_version``; raise VersionConflict when stale."""
+               command_id: str | None = None, meta: dict[str, str] | None = None,
+               command_hash: str | None = None) -> AppendResult:
+        """Append atomically after ``expected_version``; raise VersionConflict when stale
+        (CommandReused when ``command_id`` was first sent with another ``command_hash``)."""
         _check_id(game_id)
         if not events:
             raise ValueError("append needs at least one event")
@@ -255,6 +274,7 @@ class RedisEventStore:
             raise ValueError(f"meta fields {sorted(reserved)} are managed by the store")
         self._check_writable()
         cmd = command_id or ""
+        body = (command_hash or "") if cmd else ""
         meta_key, cmds_key = _key(game_id, "meta"), _key(game_id, "cmds")
 
         prev = self._known_hash(game_id, expected_version)
@@ -268,7 +288,7 @@ class RedisEventStore:
             replies = pipe.execute()
             version, last_hash = replies[0]
             if cmd and replies[1] is not None:
-                return _range(replies[1], duplicate=True)
+                return _duplicate(_record(replies[1]), body)
             if version is None:
                 raise GameNotFound(game_id)
             if int(version) != expected_version:
@@ -276,7 +296,7 @@ class RedisEventStore:
             prev = _text(last_hash)
 
         at = int(time.time() * 1000)
-        args: list[Any] = [expected_version, prev, cmd, len(events), len(meta)]
+        args: list[Any] = [expected_version, prev, cmd, len(events), len(meta), body]
         link = prev
         stored = []
         for i, event in enumerate(events, start=1):
@@ -305,6 +325,8 @@ class RedisEventStore:
             return result
         if status == "dup":
             return AppendResult(int(reply[1]), int(reply[2]), duplicate=True)
+        if status == "reused":
+            raise CommandReused(int(reply[1]), int(reply[2]))
         if status == "notfound":
             raise GameNotFound(game_id)
         # The version or the hash we chained from was stale: forget it so a retry re-reads.
@@ -396,32 +418,44 @@ class RedisEventStore:
     def command_version(self, game_id: str, command_id: str) -> tuple[int, int] | None:
         """The (first, last) versions a command id produced, or None if unseen."""
         _check_id(game_id)
-        seen = self.client.hget(_key(game_id, "cmds"), command_id)
-        if seen is None:
-            return None
-        result = _range(seen)
-        return result.first_version, result.last_version
+        record = self.command_record(game_id, command_id)
+        return None if record is None else (record.first_version, record.last_version)
 
-    def load_snapshot(self, game_id: str) -> Snapshot | None:
-        """The latest snapshot, or None when there is none."""
+    def command_record(self, game_id: str, command_id: str) -> CommandRecord | None:
+        """What a command id produced and the hash of its command, or None if unseen."""
         _check_id(game_id)
-        fields = self.client.hgetall(_key(game_id, "snap"))
-        if not fields:
+        seen = self.client.hget(_key(game_id, "cmds"), command_id)
+        return None if seen is None else _record(seen)
+
+    def load_snapshot(self, game_id: str, at_most: int | None = None) -> Snapshot | None:
+        """The latest snapshot, or with ``at_most`` the newest at or below that version; None
+        when there is none. One round trip either way."""
+        _check_id(game_id)
+        if at_most is None:
+            fields = self.client.hgetall(_key(game_id, "snap"))
+            if not fields:
+                return None
+            f = {_text(k): _text(v) for k, v in fields.items()}
+            return Snapshot(version=int(f["version"]), state=json.loads(f["state"]))
+        found = self.client.zrevrangebyscore(_key(game_id, "snaps"), at_most, "-inf",
+                                             start=0, num=1)
+        if not found:
             return None
-        f = {_text(k): _text(v) for k, v in fields.items()}
-        return Snapshot(version=int(f["version"]), state=json.loads(f["state"]))
+        version, state = _text(found[0]).split(":", 1)
+        return Snapshot(version=int(version), state=json.loads(state))
 
     def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
-        """Replace the game's snapshot (one HSET, so version and state change together)."""
+        """Keep ``snapshot`` among the game's periodic snapshots, and as its latest unless a
+        newer one is stored (one script, so version and state change together)."""
         _check_id(game_id)
         state = json.dumps(snapshot.state, separators=(",", ":"), ensure_ascii=False)
-        self.client.hset(_key(game_id, "snap"),
-                         mapping={"version": str(snapshot.version), "state": state})
+        self._save_snapshot(keys=[_key(game_id, "snap"), _key(game_id, "snaps")],
+                            args=[str(snapshot.version), state])
 
     def delete_snapshot(self, game_id: str) -> None:
-        """Drop the snapshot; it is a cache, so nothing is lost."""
+        """Drop every snapshot; they are a cache, so nothing is lost."""
         _check_id(game_id)
-        self.client.delete(_key(game_id, "snap"))
+        self.client.delete(_key(game_id, "snap"), _key(game_id, "snaps"))
 
     def game_ids(self) -> Iterator[str]:
         """Every game id in the store, in no particular order (SCAN; on Cluster, every node)."""
@@ -432,7 +466,14 @@ class RedisEventStore:
                 yield name[len(prefix):-len(suffix)]
 
 
-def _range(seen: Any, duplicate: bool = False) -> AppendResult:
-    """Parse a ``first:last`` command record."""
-    first, last = _text(seen).split(":", 1)
-    return AppendResult(int(first), int(last), duplicate=duplicate)
+def _record(seen: Any) -> CommandRecord:
+    """Parse a ``first:last:sha`` command record (``first:last`` before commands were hashed)."""
+    first, last, *rest = _text(seen).split(":", 2)
+    return CommandRecord(int(first), int(last), rest[0] if rest and rest[0] else None)
+
+
+def _duplicate(record: CommandRecord, command_hash: str) -> AppendResult:
+    """The first answer to a command id sent again, unless it came with another command."""
+    if command_hash and record.command_hash and record.command_hash != command_hash:
+        raise CommandReused(record.first_version, record.last_version)
+    return AppendResult(record.first_version, record.last_version, duplicate=True)

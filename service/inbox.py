@@ -57,7 +57,7 @@ def notices(game_id: str, projection: Projection,
                                            "since": opened["since"],
                                            "label": opened.get("label", ""),
                                            "kinds": opened["kinds"],
-                                           "deadline": projection.deadline(seat)}))
+                                           "deadline": _millis(projection.deadline(seat))}))
     undo = projection.data.get("undo")
     if "undo_requested" in types and undo and undo.get("waiting"):
         out += [(player, {**base, "kind": "undo_asked", "seat": seat, "by": undo.get("by"),
@@ -141,6 +141,11 @@ class Inbox:
                                                        limit - 1)]
 
 
+def _millis(seconds: float | None) -> int | None:
+    """Times on the wire are Unix milliseconds (service.http.schemas)."""
+    return None if seconds is None else round(seconds * 1000)
+
+
 def _key(fields: dict[Any, Any], name: str) -> Any:
     return name if name in fields else name.encode()
 
@@ -185,3 +190,22 @@ def my_games(service: Any, player_id: str, which: str = "all",
         rows.sort(key=lambda r: (r["pending"]["deadline"] is None,
                                  r["pending"]["deadline"] or 0, r["pending"]["since"]))
     return rows[:limit]
+
+
+def warn_clock(service: Any, game_id: str, seat: int, since: int) -> bool:
+    """Publish a ``clock_warning`` to the player whose decision opened at ``since`` is still
+    waiting with its clock running; whether one was published."""
+    if service.inbox is None:
+        return False
+    projection = service.projection(game_id)
+    prompt = service.pending_public(projection).get(str(seat))
+    info = projection.seats[seat] if 0 <= seat < len(projection.seats) else {}
+    if projection.status != "running" or not prompt or prompt["since"] != since \
+            or prompt["deadline"] is None or not info.get("player") or info.get("bot") \
+            or service.clock() >= prompt["deadline"]:
+        return False
+    service.inbox.publish([(info["player"], {
+        "kind": "clock_warning", "game_id": game_id, "game": projection.data["game"],
+        "version": projection.version, "seat": seat, "since": since,
+        "deadline": _millis(prompt["deadline"])})])
+    return True

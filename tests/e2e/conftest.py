@@ -14,6 +14,8 @@ from collections.abc import Iterator
 import pytest
 import requests
 
+from tests import unlimited
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -25,8 +27,8 @@ def free_port() -> int:
 def serving(redis_url: str, data_dir, *options: str) -> Iterator[str]:
     """`tablestream serve` on a free port against ``redis_url``; yields its base URL."""
     port = free_port()
-    env = {**os.environ, "REDIS_URL": redis_url, "RATE_LIMIT_PER_SECOND": "0",
-           "TABLESTREAM_DATA": str(data_dir)}
+    env = {**os.environ, "REDIS_URL": redis_url, "TABLESTREAM_DATA": str(data_dir),
+           **unlimited.ENV}
     # A session of its own, so teardown can stop gunicorn's workers even if serve is killed.
     process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
                                 "--job-workers", "0", *options], env=env,

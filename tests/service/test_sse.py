@@ -65,9 +65,10 @@ def test_idle_stream_outlives_the_socket_timeout_with_the_production_heartbeat(r
     # idle stream died before its first keep-alive. The production heartbeat, not 0.2 s.
     from service.config import Config
     from service.http import create_app
+    from tests import unlimited
     from tests.service.conftest import Api
 
-    config = Config(redis_url=redis_url, workers_enabled=False, rate_limit_per_second=0)
+    config = Config(redis_url=redis_url, workers_enabled=False, **unlimited.CONFIG)
     assert config.sse_heartbeat_seconds == Config().sse_heartbeat_seconds == 15.0
     api = Api(create_app(config))
     game_id, players = api.table("tally", 1, {"target": 100})
@@ -91,10 +92,11 @@ def test_idle_notice_stream_outlives_the_socket_timeout_with_the_production_hear
     # The account-wide stream blocks in XREAD too (issue 9 item 1).
     from service.config import Config
     from service.http import create_app
+    from tests import unlimited
     from tests.service.conftest import Api
 
     api = Api(create_app(Config(redis_url=redis_url, workers_enabled=False,
-                                rate_limit_per_second=0)))
+                                **unlimited.CONFIG)))
     game_id, players = api.table("tally", 1, {"target": 100})
     version = api.get(game_id)["version"]
     response = api.client.get("/v1/me/events/stream", headers=players[0], buffered=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import marshmallow as ma
@@ -175,6 +176,9 @@ class StreamQuery(ma.Schema):
     access_token = fields.String(metadata={
         "description": "Bearer token for clients that cannot set headers (EventSource)"})
     last_event_id = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION))
+    views = fields.Boolean(load_default=False, metadata={
+        "description": "After each batch of events, also send an event `game`: your picture "
+                       "of the game (view, pending, legal commands), as GET would give it"})
 
 
 class StreamHeaders(ma.Schema):
@@ -265,10 +269,24 @@ class MyGame(ma.Schema):
     result = fields.Dict(allow_none=True)
 
 
+NOTICE_ID = re.compile(r"\d{1,20}-\d{1,20}")
+
+
+def is_notice_id(value: str) -> bool:
+    """A Redis stream id: two unsigned 64-bit numbers."""
+    return bool(NOTICE_ID.fullmatch(value)) and all(int(part) < 2**64
+                                                    for part in value.split("-"))
+
+
+def notice_id(value: str) -> None:
+    if not is_notice_id(value):
+        raise ma.ValidationError("Not a notice id (two numbers below 2^64, as 1712-0).")
+
+
 class MeStreamQuery(ma.Schema):
     access_token = fields.String(metadata={
         "description": "Bearer token for clients that cannot set headers (EventSource)"})
-    last_event_id = fields.String(validate=validate.Regexp(r"^\d{1,20}-\d{1,20}$"), metadata={
+    last_event_id = fields.String(validate=notice_id, metadata={
         "description": "Resume after this notice id (or send the Last-Event-ID header)"})
 
 

@@ -11,7 +11,9 @@ from flask.views import MethodView
 from service import metrics
 from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import ctx, optional_player
-from service.http.schemas import EventPage, EventsQuery, StreamHeaders, StreamQuery
+from service.http.schemas import EventOut, EventPage, EventsQuery, StreamHeaders, StreamQuery
+
+EVENT_OUT = EventOut()
 
 blp = Blueprint("events", __name__, url_prefix="/v1/games", description="The event log")
 
@@ -79,7 +81,8 @@ def _follow(service, game, game_id: str, viewer, after: int, heartbeat: float) -
         if not events:
             events = service.store.wait(game_id, after, int(heartbeat * 1000))
         for event in events:
-            body = service.public_event(game, event, viewer)
+            # the same EventOut the events page sends (seats as numbers, times in ms)
+            body = EVENT_OUT.dump(service.public_event(game, event, viewer))
             yield f"id: {event.version}\nevent: {event.type}\ndata: {json.dumps(body)}\n\n"
             after = event.version
             if event.type == "seed_revealed":

@@ -27,7 +27,12 @@ def game_body(game_id: str, viewer_player) -> dict:
     body = tablestream.service.describe(projection, viewer)
     body["id"] = game_id
     body["legal_commands"] = postable(body["legal_commands"], projection.version)
-    names = tablestream.accounts.names([s["player"] for s in body["seats"] if s["player"]])
+    return with_names(body)
+
+
+def with_names(body: dict) -> dict:
+    """A described game (now or replayed) with its players' names on the seats."""
+    names = ctx().accounts.names([s["player"] for s in body["seats"] if s["player"]])
     for seat in body["seats"]:
         seat["name"] = names.get(seat["player"]) if seat["player"] else None
     return body

@@ -13,6 +13,7 @@ from service import metrics
 from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import ctx, current_player
 from service.http.schemas import (
+    NOTICE_ID,
     DeliveryOut,
     MeStreamQuery,
     MyGame,
@@ -30,7 +31,7 @@ from service.inbox import my_games
 blp = Blueprint("me", __name__, url_prefix="/v1/me",
                 description="Your account: games, notices, webhooks, tokens")
 
-_NOTICE_ID = re.compile(r"\d{1,20}-\d{1,20}")
+_NOTICE_ID = re.compile(NOTICE_ID)
 
 
 @blp.route("")

@@ -69,9 +69,10 @@ class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = BadRequestParser()
 
     def errors(self, *statuses: int) -> Callable[[Any], Any]:
-        """Document the problem+json answers an endpoint may give."""
+        """Document the problem+json answers an endpoint may give; every one that reaches the
+        store may also answer 503 ``store_unavailable`` (with Retry-After)."""
         def decorator(func: Any) -> Any:
-            for status in statuses:
+            for status in sorted({*statuses, 503}):
                 func = self.alt_response(status, response=http.HTTPStatus(status).name)(func)
             return func
         return decorator

@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 import http
+import logging
+import sys
+from collections.abc import Iterator
 from typing import Any
 
 import apispec
 import marshmallow as ma
-from flask import Response, json, request
+import redis
+from flask import Response, current_app, json, request
 from flask_smorest import Api
 from flask_smorest.spec import prepare_response
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from redis.exceptions import RedisClusterException
+from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntityTooLarge
 
+from events.redis_store import is_outage
+from events.store import StoreUnavailable
 from service.errors import ServiceError
 from service.problems import HTTP_CODES, PROBLEM_JSON, PROBLEM_TYPE
+
+STORE_RETRY_AFTER = 2  # seconds: a restarted Redis or a failed-over master is back by then
+
+log = logging.getLogger(__name__)
 
 
 class ProblemSchema(ma.Schema):
@@ -29,7 +40,7 @@ class ProblemSchema(ma.Schema):
     legal_commands = ma.fields.List(ma.fields.Dict(), metadata={
         "description": "The caller's legal commands now (rule violations)"})
     details = ma.fields.Dict(metadata={"description": "Rule-specific facts"})
-    retry_after = ma.fields.Integer(metadata={"description": "Seconds to wait (429)"})
+    retry_after = ma.fields.Integer(metadata={"description": "Seconds to wait (429, 503)"})
 
 
 PROBLEM_FIELDS = frozenset(ProblemSchema().fields)
@@ -101,6 +112,8 @@ class ProblemApi(Api):
     def _register_error_handlers(self) -> None:
         super()._register_error_handlers()
         self._app.register_error_handler(ServiceError, self.handle_service_error)
+        for error in (redis.RedisError, RedisClusterException, StoreUnavailable):
+            self._app.register_error_handler(error, self.handle_store_error)
 
     def handle_service_error(self, error: ServiceError) -> Response:
         extra = dict(error.extra)
@@ -111,6 +124,28 @@ class ProblemApi(Api):
         response = problem(error.status, error.code, error.title, error.detail, **extra)
         if "retry_after" in error.extra:
             response.headers["Retry-After"] = str(error.extra["retry_after"])
+        return response
+
+    def handle_store_error(self, error: Exception) -> Response:
+        """Redis down, hung or refusing writes: 503 ``store_unavailable`` and one log line (an
+        outage is not a bug, so no traceback per request); any other Redis error is a 500."""
+        if not isinstance(error, StoreUnavailable) and "MISCONF" in str(error):
+            # Redis itself refusing writes after a failed append-only file write.
+            error = StoreUnavailable(f"the append-only file cannot be written ({error})")
+        if isinstance(error, StoreUnavailable):
+            reason, retry_after = error.reason, error.retry_after
+            detail = f"The game store accepts no writes now: {reason}."
+        elif is_outage(error):
+            reason, retry_after = f"{type(error).__name__}: {error}", STORE_RETRY_AFTER
+            detail = "The game store cannot be reached now."
+        else:
+            current_app.log_exception(sys.exc_info())
+            return self.handle_http_exception(InternalServerError())
+        reason = " ".join(reason.split())  # one line, whatever Redis put in its message
+        log.warning("store unavailable: %s %s: %s", request.method, request.path, reason)
+        response = problem(503, "store_unavailable", "Service unavailable",
+                           f"{detail} Retry after {retry_after} s.", retry_after=retry_after)
+        response.headers["Retry-After"] = str(retry_after)
         return response
 
     def handle_http_exception(self, error: HTTPException) -> Response:
@@ -129,6 +164,19 @@ class ProblemApi(Api):
         for name, value in (data.get("headers") or {}).items():
             response.headers[name] = value
         return response
+
+
+def end_on_outage(stream: Iterator[str], what: str) -> Iterator[str]:
+    """``stream`` (server-sent events), ended with one log line when the store goes away under
+    it: the headers are sent, so no 503 now; the client reconnects with Last-Event-ID and gets
+    the 503 until the store is back."""
+    try:
+        yield from stream
+    except (redis.RedisError, RedisClusterException) as exc:
+        if not is_outage(exc):
+            raise
+        log.warning("store unavailable: %s ended: %s: %s", what, type(exc).__name__,
+                    " ".join(str(exc).split()))
 
 
 def _is_json_error(errors: Any) -> bool:

@@ -11,6 +11,7 @@ from flask.views import MethodView
 from service import metrics
 from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import ctx, optional_player
+from service.http.errors import end_on_outage
 from service.http.schemas import EventOut, EventPage, EventsQuery, StreamHeaders, StreamQuery
 
 EVENT_OUT = EventOut()
@@ -52,7 +53,8 @@ class EventStream(MethodView):
         tablestream = ctx()
         service = tablestream.service
         projection = service.projection(game_id)
-        viewer = service.viewer_for(projection, optional_player())
+        # The one endpoint taking ?access_token=: EventSource cannot set headers.
+        viewer = service.viewer_for(projection, optional_player(from_url=True))
         after = headers.get("last_event_id", query.get("last_event_id"))
         after = projection.version if after is None else after
         heartbeat = tablestream.config.sse_heartbeat_seconds
@@ -70,7 +72,8 @@ def _stream(service, game_id: str, viewer, after: int, heartbeat: float,
         return
     metrics.SSE_CONNECTIONS.inc()
     try:
-        yield from _follow(service, game, game_id, viewer, after, heartbeat)
+        yield from end_on_outage(_follow(service, game, game_id, viewer, after, heartbeat),
+                                 f"stream of game {game_id}")
     finally:
         metrics.SSE_CONNECTIONS.dec()
 

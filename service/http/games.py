@@ -19,10 +19,11 @@ from service.http.schemas import (
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games and the lobby")
 
 
-def game_body(game_id: str, viewer_player) -> dict:
-    """The caller's picture of a game, with player names on the seats."""
+def game_body(game_id: str, viewer_player, projection=None) -> dict:
+    """The caller's picture of a game, with player names on the seats (of ``projection`` when
+    the caller has it already, e.g. from its own append)."""
     tablestream = ctx()
-    projection = tablestream.service.projection(game_id)
+    projection = projection or tablestream.service.projection(game_id)
     viewer = tablestream.service.viewer_for(projection, viewer_player)
     body = tablestream.service.describe(projection, viewer)
     body["id"] = game_id
@@ -62,12 +63,15 @@ class Games(MethodView):
 
     @blp.arguments(GameCreate())
     @blp.response(201, GameOut)
-    @blp.errors(400, 401)
+    @blp.errors(400, 401, 429)
     def post(self, body):
         """Create a game with human and bot seats; the creator takes the first human seat."""
+        tablestream = ctx()
         player = current_player()
-        game_id = ctx().service.create_game(player["id"], body["game"], body["options"],
-                                            body["seats"], body["join"])
+        tablestream.quotas.games.check(player["id"])
+        game_id = tablestream.service.create_game(
+            player["id"], body["game"], body["options"], body["seats"], body["join"],
+            unlisted=tablestream.config.unlisted_games)
         return game_body(game_id, player), 201, {"Location": url_for(
             "games.GameResource", game_id=game_id, _external=False)}
 

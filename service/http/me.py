@@ -12,6 +12,7 @@ from flask.views import MethodView
 from service import metrics
 from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import ctx, current_player
+from service.http.errors import end_on_outage
 from service.http.schemas import (
     NOTICE_ID,
     DeliveryOut,
@@ -67,7 +68,7 @@ class MyNotices(MethodView):
     def get(self, query):
         """Follow notices from all your games on one connection."""
         tablestream = ctx()
-        player = current_player()
+        player = current_player(from_url=True)  # EventSource cannot set headers
         header = request.headers.get("Last-Event-ID", "")
         after = header if _NOTICE_ID.fullmatch(header) else query.get("last_event_id")
         if after is None:
@@ -82,16 +83,21 @@ def _follow(inbox, player_id: str, after: str, heartbeat: float) -> Iterator[str
     yield ": connected\n\n"
     metrics.SSE_CONNECTIONS.inc()
     try:
-        while True:
-            notices = inbox.read(player_id, after, block_ms=int(heartbeat * 1000))
-            for notice in notices:
-                yield (f"id: {notice['id']}\nevent: {notice['kind']}\n"
-                       f"data: {json.dumps(notice)}\n\n")
-                after = notice["id"]
-            if not notices:
-                yield ": keep-alive\n\n"
+        yield from end_on_outage(_notices(inbox, player_id, after, heartbeat),
+                                 f"notice stream of {player_id}")
     finally:
         metrics.SSE_CONNECTIONS.dec()
+
+
+def _notices(inbox, player_id: str, after: str, heartbeat: float) -> Iterator[str]:
+    while True:
+        notices = inbox.read(player_id, after, block_ms=int(heartbeat * 1000))
+        for notice in notices:
+            yield (f"id: {notice['id']}\nevent: {notice['kind']}\n"
+                   f"data: {json.dumps(notice)}\n\n")
+            after = notice["id"]
+        if not notices:
+            yield ": keep-alive\n\n"
 
 
 @blp.route("/webhooks")

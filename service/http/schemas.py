@@ -137,7 +137,9 @@ class CommandIn(ma.Schema):
     type = fields.String(required=True)
     expected_version = fields.Integer(required=True, validate=validate.Range(min=0))
     command_id = fields.String(validate=validate.Length(min=1, max=128), metadata={
-        "description": "Idempotency key: a retry with the same id returns the first answer"})
+        "description": "Idempotency key, yours alone (no other player's or machine's id meets "
+                       "it): a retry with the same id and command returns the first answer; "
+                       "the same id with another command is 422 idempotency_key_reused"})
 
 
 class EventOut(ma.Schema):
@@ -155,6 +157,9 @@ class EventOut(ma.Schema):
 class CommandOut(ma.Schema):
     version = fields.Integer(required=True)
     events = fields.List(fields.Nested(EventOut), required=True)
+    game = fields.Nested(GameOut, required=True, metadata={
+        "description": "The game as you see it after your move (view, pending, your legal "
+                       "commands): no GET needed before the next one"})
 
 
 class EventsQuery(ma.Schema):

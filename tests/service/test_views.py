@@ -112,3 +112,15 @@ def test_a_created_game_answers_201_with_its_location(api):
         "game": "loot", "seats": [{"kind": "human"}, {"kind": "human"}]})
     assert response.status_code == 201
     assert response.headers["Location"].endswith(f"/v1/games/{response.json['id']}")
+
+
+def test_a_move_answers_with_the_game_as_the_mover_sees_it_next(api):
+    game_id, players = api.table("loot", 2)
+    seat = int(sorted(api.get(game_id)["pending"])[0])
+    mine = api.get(game_id, players[seat])
+    answer = api.client.post(f"/v1/games/{game_id}/commands", headers=players[seat],
+                             json=mine["legal_commands"][0]).json
+    after = api.get(game_id, players[seat])
+    assert answer["game"] == after  # the same body a GET would give, without the GET
+    assert answer["game"]["version"] == answer["version"]
+    assert answer["game"]["you"] == seat and answer["game"]["view"]["hand"] is not None

@@ -19,6 +19,7 @@ from schemathesis.checks import not_a_server_error, response_schema_conformance
 
 from service.openapi import openapi_dict
 from service.problems import PROBLEM_JSON
+from tests import unlimited
 from tests.playing import play_randomly
 from tests.service.conftest import Api
 
@@ -57,8 +58,7 @@ def table(redis_url) -> Table:
     from service.http import create_app
 
     api = Api(create_app(Config(redis_url=redis_url, workers_enabled=False,
-                                rate_limit_per_second=0, sse_heartbeat_seconds=0.1,
-                                access_log=False)))
+                                sse_heartbeat_seconds=0.1, access_log=False, **unlimited.CONFIG)))
     headers = api.player("fuzz")
     service = api.service
     player_id = api.client.get("/v1/me", headers=headers).json["id"]

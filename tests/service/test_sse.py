@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from tests import unlimited
+
 
 def _read_events(response, count: int) -> list[dict]:
     """Parse ``count`` SSE events from a streaming test-client response."""
@@ -67,7 +69,7 @@ def test_idle_stream_outlives_the_socket_timeout_with_the_production_heartbeat(r
     from service.http import create_app
     from tests.service.conftest import Api
 
-    config = Config(redis_url=redis_url, workers_enabled=False, rate_limit_per_second=0)
+    config = Config(redis_url=redis_url, workers_enabled=False, **unlimited.CONFIG)
     assert config.sse_heartbeat_seconds == Config().sse_heartbeat_seconds == 15.0
     api = Api(create_app(config))
     game_id, players = api.table("tally", 1, {"target": 100})
@@ -93,8 +95,7 @@ def test_idle_notice_stream_outlives_the_socket_timeout_with_the_production_hear
     from service.http import create_app
     from tests.service.conftest import Api
 
-    api = Api(create_app(Config(redis_url=redis_url, workers_enabled=False,
-                                rate_limit_per_second=0)))
+    api = Api(create_app(Config(redis_url=redis_url, workers_enabled=False, **unlimited.CONFIG)))
     game_id, players = api.table("tally", 1, {"target": 100})
     version = api.get(game_id)["version"]
     response = api.client.get("/v1/me/events/stream", headers=players[0], buffered=False)

@@ -201,3 +201,17 @@ def test_a_notice_id_that_cannot_be_a_stream_id_is_a_bad_request(api, notice_id)
     response = api.client.get(f"/v1/me/events/stream?last_event_id={notice_id}",
                               headers=api.player())
     _assert_problem(response, 400, "invalid_request")
+
+
+def test_a_dispute_answers_with_the_table_after_the_ruling_as_documented(api):
+    from service.openapi import openapi_dict
+
+    game_id, players = api.table("faker_blue", 2)
+    response = api.client.post(f"/v1/games/{game_id}/disputes", headers=players[0],
+                               json={"version": 1, "reason": "check it"})
+    assert response.status_code == 201, response.json
+    document = openapi_dict()
+    schema = {**document["components"]["schemas"]["CommandOut"],
+              "components": document["components"]}
+    jsonschema.validate(response.json, schema)  # it was missing the required game
+    assert response.json["game"]["version"] == response.json["version"]

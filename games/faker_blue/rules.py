@@ -93,7 +93,8 @@ class FakerBlue(Game):
     title = "Faker Blue"
     min_seats = 2
     max_seats = 4
-    rules_version = "1"
+    # 2: challenges are offered one seat at a time (Q&A 7); a v1 log does not re-run under v2.
+    rules_version = "2"
     spec = "shared/rules/fakerblue.md"
     options = FakerBlueOptions
     commands = COMMANDS
@@ -167,7 +168,11 @@ class FakerBlue(Game):
         elif kind == DEFENCE_DECLINED:
             state["play"]["hits"][data["hit"]]["declined"] = True
         elif kind == CHALLENGE_PASSED:
-            state["play"]["passed"].append(data["seat"])
+            if "slot" in data:  # Q&A 7: declined that one card
+                state["play"]["cards"][data["slot"]].setdefault("declined", []).append(
+                    data["seat"])
+            else:  # rules version 1 logs: a pass covered every card until something changed
+                state["play"]["passed"].append(data["seat"])
         elif kind == CHALLENGE_MADE:
             state["play"]["cards"][data["slot"]]["challenger"] = data["seat"]
         elif kind == CARD_REVEALED:
@@ -199,6 +204,7 @@ class FakerBlue(Game):
             state["play"] = None
         elif kind == GAME_ENDED:
             state["result"] = {k: data[k] for k in ("reason", "winners", "scores", "ranking")}
+            state["result"]["tiebreak"] = list(data.get("tiebreak", []))  # shown hands
             state["step"] = "over"
             state["play"] = None
         return state
@@ -206,7 +212,7 @@ class FakerBlue(Game):
     @staticmethod
     def _slot(slot: int, owner: Seat, card: str, declared: str) -> dict[str, Any]:
         return {"slot": slot, "owner": owner, "card": card, "declared": declared, "hit": None,
-                "redirect": None, "challenger": None, "truthful": None}
+                "redirect": None, "challenger": None, "truthful": None, "declined": []}
 
     # --- decide -------------------------------------------------------------------------------
 
@@ -286,12 +292,18 @@ class FakerBlue(Game):
                 groups[-1].append(seat)
             else:
                 groups.append([seat])
+        # SEED, 게임의 종료 2: a health tie is settled by the cards in hand, so those hands are
+        # shown: every living player whose health another living player shares.
+        tied = [s for s in living
+                if sum(state["health"][o] == state["health"][s] for o in living) > 1]
+        tiebreak = [{"seat": s, "health": state["health"][s], "hand": list(state["hands"][s]),
+                     "value": hand_value(state, s)} for s in sorted(tied)]
         groups += [sorted(group) for group in reversed(state["out"])]
         # Nobody left standing (not reachable with the default table): the last to fall share it.
         winners = groups[0] if groups else []
         draft.emit(GAME_ENDED, reason=reason, winners=sorted(winners),
                    scores={str(s): state["health"][s] for s in range(state["seats"])},
-                   ranking=[sorted(g) for g in groups])
+                   ranking=[sorted(g) for g in groups], tiebreak=tiebreak)
 
     # --- who acts, with what ------------------------------------------------------------------
 

@@ -36,8 +36,7 @@ def basic_bot(view: dict[str, Any], legal: list[Command], rng: Rng) -> Command:
 
 
 def _score(play: Command, held: dict[str, int], beats: dict[str, list[str]], size: int) -> float:
-    v = wrestler_of(play["cards"][0])
-    k = len(play["cards"])
+    v, k = play["wrestler"], play["count"]
     if k == size:
         return 1000.0  # going out
     left = held[v] - k

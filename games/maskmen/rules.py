@@ -113,8 +113,23 @@ class MaskMen(Game):
 
     def decide_command(self, state: State, command: Command, seat: Seat, rng: Rng) -> list[Event]:
         if command["type"] == PLAY:
-            return self._decide_play(state, command["cards"], seat, rng)
+            return self._decide_play(state, self._copies(state, command, seat), seat, rng)
         return self._decide_give_up(state, seat)
+
+    @staticmethod
+    def _copies(state: State, command: Command, seat: Seat) -> list[str]:
+        """The card ids a play takes: those named, or ``count`` copies of ``wrestler`` from the
+        hand (the first in hand order: only the holder and the auditor ever see which)."""
+        if command.get("cards") is not None:
+            return list(command["cards"])
+        v, k = command.get("wrestler"), command.get("count")
+        ensure(v in DATA.wrestler_ids, "unknown_wrestler", "Name a wrestler to play.",
+               wrestler=v, known=list(DATA.wrestler_ids))
+        ensure(k is not None and k > 0, "no_cards", "Play at least one card.")
+        held = [c for c in state["hands"][seat] if WRESTLER_OF[c] == v]
+        ensure(len(held) >= k, "not_in_hand", f"You hold {len(held)} {v}, not {k}.",
+               wrestler=v, held=len(held))
+        return held[:k]
 
     def _decide_play(self, state: State, cards: list[str], seat: Seat, rng: Rng) -> list[Event]:
         hand = state["hands"][seat]
@@ -130,7 +145,7 @@ class MaskMen(Game):
                f"Nobody may ever play more than {MAX_PLAY} cards (§5).", count=k)
         proved = self._check_play(state, v, k)
         events = [Event(CARDS_PLAYED, {
-            "seat": seat, "wrestler": v, "cards": sorted(cards, key=card_key),
+            "seat": seat, "wrestler": v, "count": k, "cards": sorted(cards, key=card_key),
             "debuted": v not in state["debuted"], "proved": proved,
         })]
         sizes = [len(h) for h in state["hands"]]
@@ -241,8 +256,8 @@ class MaskMen(Game):
         return {state["turn"]: Prompt((PLAY, GIVE_UP), "turn", "beat the play or give up")}
 
     def legal_commands(self, state: State, seat: Seat) -> list[Command]:
-        """Every legal play up to the choice of copies: one command per (wrestler, count), using
-        the lowest-numbered copies (copies of a wrestler are interchangeable), plus give up."""
+        """Every legal play: one command per (wrestler, count), naming no copy (they are
+        interchangeable, and which ones a seat holds is its own secret), plus give up."""
         if state.get("turn") != seat or state["result"] is not None:
             return []
         by_wrestler: dict[str, list[str]] = {}
@@ -250,7 +265,7 @@ class MaskMen(Game):
             by_wrestler.setdefault(WRESTLER_OF[card], []).append(card)
         current = state["round"]["current"]
         out: list[Command] = [
-            {"type": PLAY, "cards": held[:k]}
+            {"type": PLAY, "wrestler": v, "count": k}
             for v, held in by_wrestler.items()
             for k in _legal_counts(state, current, v) if k <= len(held)
         ]
@@ -262,7 +277,7 @@ class MaskMen(Game):
         """For turn clocks: give up when following; lead one card (the first in hand)."""
         if state["round"]["current"] is not None:
             return {"type": GIVE_UP}
-        return {"type": PLAY, "cards": state["hands"][seat][:1]}
+        return {"type": PLAY, "wrestler": WRESTLER_OF[state["hands"][seat][0]], "count": 1}
 
     def result(self, state: State) -> dict[str, Any] | None:
         return state.get("result") if state else None

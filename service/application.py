@@ -26,7 +26,17 @@ from events.store import (
     VersionConflict,
 )
 from games import REGISTRY, UNLISTED
-from games.core import AUDITOR, SPECTATOR, Command, Event, Game, Rejected, Rng, Viewer
+from games.core import (
+    AUDITOR,
+    DEFAULT_THINK_MS,
+    SPECTATOR,
+    Command,
+    Event,
+    Game,
+    Rejected,
+    Rng,
+    Viewer,
+)
 from service.catalog import catalog
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, RuleViolation
 from service.history import HistoryMixin
@@ -229,7 +239,8 @@ class GameService(HistoryMixin):
             raise BadRequest("invalid_options", exc.message, rule=exc.code) from None
         game_id = new_game_id()
         seed = self.seed_factory()
-        seats_out = [{"kind": s["kind"], **({"level": s["level"]} if s["kind"] == "bot" else {})}
+        seats_out = [{"kind": s["kind"], **({"level": s["level"]} if s["kind"] == "bot" else {}),
+                      **({"think_ms": s["think_ms"]} if s.get("think_ms") else {})}
                      for s in seats]
         self.store.create(game_id, {"game": game_name, "created_by": player_id}, seed)
         events = [NewEvent("game_created", {
@@ -375,8 +386,9 @@ class GameService(HistoryMixin):
     def bot_move(self, game_id: str, seat: int, since: int, retries: int = 5) -> Outcome | None:
         """Play a bot seat's decision opened at ``since``; None when it is no longer pending.
 
-        The bot sees only the seat's view and legal commands, exactly as a human there would,
-        and its command id is derived from (game, seat, since), so a job run twice acts once.
+        The bot sees only what a human in the seat would: its view, legal commands and (for
+        a bot that reads it) its redacted log. Its command id is derived from (game, seat,
+        since), so a job run twice acts once.
         """
         command_id = machine_command_id("bot", game_id, seat, since)
 
@@ -387,8 +399,10 @@ class GameService(HistoryMixin):
                     or not level:
                 return None  # no_longer_pending: the seat already acted or is human again
             game = projection.game
-            legal = game.legal_commands(projection.state, seat)
-            command = game.bot(level)(game.view(projection.state, seat), legal, Rng(command_id))
+            play = game.bot(level)
+            log = self.game_log(game_id) if getattr(play, "reads_log", False) else ()
+            think_ms = projection.seats[seat].get("think_ms") or DEFAULT_THINK_MS
+            command = play(game.seen(projection.state, seat, log, think_ms), Rng(command_id))
             try:
                 return self.act(game_id, seat, command, projection.version, command_id,
                                 projection=projection)
@@ -427,6 +441,17 @@ class GameService(HistoryMixin):
                             prefix=prefix, projection=projection)
 
         return self._once(game_id, command_id, attempt, retries)
+
+    def game_log(self, game_id: str) -> list[Event]:
+        """The game's own events in force now, oldest first: a takeback (``rewound``) drops
+        the events it undid; platform events are left out. Unredacted: callers redact."""
+        kept: list[tuple[int, Event]] = []
+        for stored in self.store.read(game_id):
+            if stored.type == "rewound":
+                kept = [(v, e) for v, e in kept if v <= stored.data["to_version"]]
+            elif not is_platform_event(stored.type):
+                kept.append((stored.version, Event(stored.type, stored.data)))
+        return [event for _, event in kept]
 
     def _once(self, game_id: str, command_id: str,
               attempt: Callable[[Projection], Outcome | None], retries: int) -> Outcome | None:

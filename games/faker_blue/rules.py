@@ -11,10 +11,9 @@ command also applies the result, refills, checks the end and starts the next tur
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from games.core import Command, Event, Game, Prompt, Rejected, Rng, Seat, State, Viewer, ensure
+from games.core import Bot, Command, Event, Game, Prompt, Rejected, Rng, Seat, State, Viewer, ensure
 from games.faker_blue import reactions, views
 from games.faker_blue.bot import basic_bot
 from games.faker_blue.data import (
@@ -411,7 +410,7 @@ class FakerBlue(Game):
     def seats_in_play(self, state: State) -> int:
         return state.get("seats", 0)
 
-    def bot(self, level: str) -> Callable[[dict[str, Any], list[Command], Rng], Command]:
+    def bot(self, level: str) -> Bot:
         if level == "basic":
             return basic_bot
         return super().bot(level)

@@ -1,12 +1,12 @@
 """Loot bot levels: ``random`` (uniform over the legal commands) and ``basic`` (a greedy one-move
-heuristic). Bots see only the seat's view and its legal commands, never the state."""
+heuristic). Bots see only what their seat has seen (``Seen``: its view, legal commands and
+redacted log), never the state; ``expert`` is the kernel's search over ``rules.sample_state``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from games.core import Command, Rng, random_bot
+from games.core import Bot, Command, Rng, Seen
 from games.loot.data import ADMIRAL, CAPTAIN, GOLD, KIND, MERCHANT, PIRATE, SKULLS
 from games.loot.model import (
     DISCARD,
@@ -17,8 +17,6 @@ from games.loot.model import (
     PLAY_PIRATE,
     TAKE_DISCARD,
 )
-
-Bot = Callable[[dict[str, Any], list[Command], Rng], Command]
 
 _TRUMP_COST = 3.5  # a captain or the admiral is worth keeping for a rich ship
 _KEEP = {MERCHANT: 0.0, PIRATE: 1.0, CAPTAIN: 6.0, ADMIRAL: 6.0}
@@ -59,8 +57,9 @@ def _battle_score(view: dict[str, Any], command: Command, side: int) -> float:
     return 2.0 + swing - cost
 
 
-def basic(view: dict[str, Any], legal: list[Command], rng: Rng) -> Command:
+def basic(seen: Seen, rng: Rng) -> Command:
     """Greedy: grab or defend the richest ship cheaply, play merchants when safe, else draw."""
+    view, legal = seen.view, seen.legal
     side = view["side_of"][view["viewer"]]
     deck = view["deck_count"]
     hand = view["hand"] or []
@@ -92,5 +91,5 @@ def basic(view: dict[str, Any], legal: list[Command], rng: Rng) -> Command:
 
 
 def level(name: str) -> Bot:
-    """The bot function of level ``name`` (KeyError for an unknown level)."""
-    return {"random": random_bot, "basic": basic}[name]
+    """The game's own bot of level ``name`` (KeyError for one the kernel provides)."""
+    return {"basic": basic}[name]

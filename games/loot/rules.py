@@ -3,11 +3,11 @@ result, secrets, explain. Views and redaction live in views.py, the bot levels i
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from games.core import (
     AUDITOR,
+    Bot,
     Command,
     Event,
     Game,
@@ -402,8 +402,10 @@ class Loot(Game):
         lines.extend(f"Then: {e.type} {e.data}" for e in events[1:] if e.type != TURN_PASSED)
         return lines
 
-    def bot(self, level: str) -> Callable[[dict[str, Any], list[Command], Rng], Command]:
-        return bot.level(level)
+    def bot(self, level: str) -> Bot:
+        if level == "basic":
+            return bot.level(level)
+        return super().bot(level)
 
 
 def _targets(state: State, seat: Seat, card: str) -> list[str]:

@@ -1,13 +1,12 @@
 """Mask Men bots: ``random`` (the kernel's) and ``basic``, a hand-written heuristic.
 
-A bot sees only what a human in its seat sees (its view), the legal commands and an rng.
+A bot sees only what a human in its seat sees (``Seen``: its view, legal commands, redacted log)
+and an rng; ``expert`` is the kernel's search over ``rules.sample_state``.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from games.core import Command, Rng
+from games.core import Command, Rng, Seen
 from games.maskmen.data import DATA, wrestler_of
 
 SHED = 10.0  # per card played: emptying the hand first is the goal (maskmen.md §7)
@@ -17,9 +16,10 @@ BREAK_SET = 8.0  # splitting a set of 3: it could lead, or answer any 3-card pla
 SINGLETON = 3.0  # leaving a lone card, which only ever sheds one at a time
 
 
-def basic_bot(view: dict[str, Any], legal: list[Command], rng: Rng) -> Command:
+def basic_bot(seen: Seen, rng: Rng) -> Command:
     """Shed weak wrestlers early, keep the sets that proofs let play as 3, and give up rather
     than spend them on a small follow (maskmen.md §5)."""
+    view, legal = seen.view, seen.legal
     plays = [c for c in legal if c["type"] == "play"]
     give_up = next((c for c in legal if c["type"] == "give_up"), None)
     if not plays:

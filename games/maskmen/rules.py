@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.core import Command, Event, Game, Prompt, Rejected, Rng, Seat, State, Viewer, ensure
+from games.core import Bot, Command, Event, Game, Prompt, Rejected, Rng, Seat, State, Viewer, ensure
 from games.maskmen import bot, knowledge, views
 from games.maskmen.data import DATA, OPTIONS, WRESTLER_OF, card_key, wrestler_of
 from games.maskmen.model import (
@@ -303,7 +303,7 @@ class MaskMen(Game):
         return [f"Seat {seat} answered {current['count']} {current['wrestler']}: the same count "
                 "for a known-stronger wrestler, one more for an undetermined one (§5)."]
 
-    def bot(self, level: str) -> Callable[[dict[str, Any], list[Command], Rng], Command]:
+    def bot(self, level: str) -> Bot:
         if level == "basic":
             return bot.basic_bot
         return super().bot(level)

@@ -11,8 +11,9 @@ import json
 
 import pytest
 
-from games.core import AUDITOR, SPECTATOR, Prompt, Rng, random_bot
+from games.core import AUDITOR, SPECTATOR, Prompt, Rng, Seen, random_bot
 from games.faker_blue import GAME
+from games.faker_blue.bot import basic_bot
 from games.faker_blue.data import COUNTS, KINDS, card_ids
 from games.faker_blue.reactions import challenge_turn
 from games.faker_blue.rules import resolve_options
@@ -682,7 +683,8 @@ def test_random_play_of_1000_games_never_raises_and_conserves_cards_and_health_t
         while GAME.result(state) is None:
             pending = sorted(GAME.pending(state))
             seat = pending[Rng(f"p{game}", step).below(len(pending))]
-            command = random_bot({}, GAME.legal_commands(state, seat), Rng(f"b{game}", step))
+            command = random_bot(Seen(seat, {}, GAME.legal_commands(state, seat)),
+                                 Rng(f"b{game}", step))
             for event in GAME.decide(state, command, seat, Rng(f"g{game}", step)):
                 state = GAME.evolve(state, event)
                 cards = _cards_everywhere(state)
@@ -697,13 +699,15 @@ def test_random_play_of_1000_games_never_raises_and_conserves_cards_and_health_t
 
 
 def _duel(bots, seed):
-    state = GAME.fold(GAME.setup(2, GAME.load_options({}), Rng(f"duel{seed}")))
+    """One 2-player game; each bot gets what the worker hands it (view, legal, redacted log)."""
+    log = GAME.setup(2, GAME.load_options({}), Rng(f"duel{seed}"))
+    state = GAME.fold(log)
     step = 0
     while GAME.result(state) is None:
         seat = min(GAME.pending(state))
-        view = GAME.view(state, seat)
-        command = bots[seat](view, GAME.legal_commands(state, seat), Rng(f"bot{seed}", step))
-        state, _ = GAME.step(state, command, seat, Rng(f"game{seed}", step))
+        command = bots[seat](GAME.seen(state, seat, log), Rng(f"bot{seed}", step))
+        state, events = GAME.step(state, command, seat, Rng(f"game{seed}", step))
+        log += events
         step += 1
     return GAME.result(state)
 
@@ -718,16 +722,15 @@ def test_the_basic_bot_beats_the_random_bot_in_at_least_70_percent_of_two_player
 
 
 def test_bots_answer_only_with_legal_commands():
-    assert GAME.bot_levels == ("random", "basic")
     state = start("clown-1", "wizard-1", "shield_bearer-1", drawn="assassin-1")
     basic = GAME.bot("basic")
     for _ in range(40):
         if GAME.result(state) is not None:
             break
         seat = min(GAME.pending(state))
-        legal = GAME.legal_commands(state, seat)
-        command = basic(GAME.view(state, seat), legal, Rng("bot", len(legal)))
-        assert command in legal
+        seen = GAME.seen(state, seat)
+        command = basic(seen, Rng("bot", len(seen.legal)))
+        assert command in seen.legal
         state, _ = GAME.step(state, command, seat, Rng("game"))
 
 
@@ -817,3 +820,14 @@ def test_an_eliminated_players_face_down_card_cannot_be_challenged_and_goes_hidd
     assert "card_revealed" not in types(events)
     for viewer in (A, C, SPECTATOR):
         assert '"shield_bearer-1"' not in json.dumps(GAME.view(state, viewer))
+
+
+def test_the_basic_bot_learns_from_reveals_that_a_player_bluffs():
+    # The same Assassin claim, challenged or not by what the table's reveals taught (issue 12).
+    state = start("clown-1", "clown-2", drawn="assassin-1", health=[7, 7])
+    state, _ = play(state, (A, use("clown-1", "assassin", B)), (B, NO_DEFENCE))
+    seen = GAME.seen(state, B)
+    assert basic_bot(seen, Rng("b")) == NO_CHALLENGE  # an honest table: not worth the risk
+    lies = [ev("card_revealed", slot=0, owner=A, card=f"clown-{i}", declared="assassin",
+               truthful=False, challenger=B) for i in (3, 4, 5)]
+    assert basic_bot(Seen(B, seen.view, seen.legal, tuple(lies)), Rng("b")) == challenge(0)

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 from marshmallow import ValidationError
 
-from games.core import AUDITOR, SPECTATOR, Event, Rejected, Rng, random_bot
+from games.core import AUDITOR, SPECTATOR, Event, Rejected, Rng, Seen, random_bot
 from games.maskmen import GAME, knowledge
 from games.maskmen.bot import basic_bot
 from games.maskmen.data import DATA
@@ -599,7 +599,7 @@ def _random_game(seats: int, edition: str, seed: int) -> int:
     step = 0
     while GAME.result(state) is None:
         (seat, prompt), = GAME.pending(state).items()
-        command = random_bot({}, GAME.legal_commands(state, seat), rng)
+        command = random_bot(Seen(seat, {}, GAME.legal_commands(state, seat)), rng)
         assert command["type"] in prompt.kinds
         for event in GAME.decide_command(state, command, seat, deal_rng):
             state = GAME.evolve(state, event)
@@ -624,8 +624,8 @@ def test_random_games_never_break_a_rule_invariant(seats):
 @pytest.mark.parametrize("level", ["random", "basic"])
 def test_bot_levels_return_a_legal_command(level):
     state = given(GAME, *start(*BIG), played(0, ["BLUE-1"], True)).state
-    legal = GAME.legal_commands(state, 1)
-    assert GAME.bot(level)(GAME.view(state, 1), legal, Rng("b")) in legal
+    seen = GAME.seen(state, 1)
+    assert GAME.bot(level)(seen, Rng("b")) in seen.legal
     assert level in GAME.bot_levels
 
 
@@ -637,7 +637,7 @@ def _duel(seed: int, basic_seat: int) -> bool:
     step = 0
     while GAME.result(state) is None:
         (seat,) = GAME.pending(state)
-        command = bots[seat](GAME.view(state, seat), GAME.legal_commands(state, seat), rng)
+        command = bots[seat](GAME.seen(state, seat), rng)
         for event in GAME.decide_command(state, command, seat, Rng(f"duel{seed}", step)):
             state = GAME.evolve(state, event)
         step += 1

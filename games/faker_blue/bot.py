@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.core import Command, Event, Rng, Seen
-from games.faker_blue.data import KINDS, kind_of
+from games.faker_blue.data import KINDS, card_ids, kind_of
 from games.faker_blue.model import CARD_REVEALED, CARD_USED, DEFENCE_DECLARED
 
 BLUFF_RATE = 0.15  # how often a Clown is played as a bluff while a real attack card waits
@@ -30,7 +30,7 @@ RARELY_BLUFFED = 0.97  # heals, the Alchemist, the Wizard
 PRIOR_WEIGHT = 4.0  # the prior counts as this many reveals of the kind
 # The bot plays safe with its health: a challenge's expected gain is charged this much per
 # unit of the variance of its outcome, so a near coin flip is taken only when it pays well.
-RISK_AVERSION = 0.08
+RISK_AVERSION = 0.16
 
 
 def _unseen(view: dict[str, Any]) -> dict[str, int]:
@@ -259,3 +259,61 @@ def basic_bot(seen: Seen, rng: Rng) -> Command:
         return choice
     passes = [c for c in legal if c["type"] in ("no_defence", "no_challenge")]
     return (passes or legal)[0]
+
+
+# --- the expert's hook: a world consistent with what the seat has seen ---------------------------
+
+def sample_state(seen: Seen, rng: Rng) -> dict[str, Any]:
+    """A whole state drawn from the seat's information set (its view and redacted log only).
+
+    Cards the seat cannot place are shuffled into the places it cannot see: the others' hands
+    (a card seen with an Alchemist stays where it was seen), their face-down cards on the table
+    (the kind declared, with the chance ``p_truthful`` gives it, so the world bluffs as often
+    as this table does), the hidden pile and the draw pile. The seat's own face-down cards that
+    were never flipped are known to be in the hidden pile.
+    """
+    view, me = seen.view, seen.seat
+    play = view["play"]
+    on_table = [c["card"] for c in play["cards"] if c["card"] is not None] if play else []
+    peeked = {p["card"]: p["seat"] for p in view["peeked"]}
+    public = set(view["public"])
+    mine_hidden = [e.data["card"] for e in seen.events
+                   if e.type in (CARD_USED, DEFENCE_DECLARED) and e.data["seat"] == me
+                   and e.data["card"] not in public and e.data["card"] not in on_table]
+    known = set(view["hand"]) | public | set(on_table) | set(peeked) | set(mine_hidden)
+    pool = rng.shuffled([c for c in card_ids(view["options"]["counts"]) if c not in known])
+    cards = []
+    if play is not None:
+        unseen = _unseen(view)
+        shifts = truth_shifts(seen.events, me)
+        for c in play["cards"]:
+            card = c["card"]
+            if card is None:
+                want = c["declared"] if rng.random() < p_truthful(view, c, unseen, shifts) \
+                    else None
+                card = next((x for x in pool if want is None or kind_of(x) == want), pool[0])
+                if want is None:  # a bluff: any card but the kind claimed, if there is one
+                    card = next((x for x in pool if kind_of(x) != c["declared"]), card)
+                pool.remove(card)
+            cards.append({**c, "card": card, "declined": list(c.get("declined", ()))})
+    hands: list[list[str]] = []
+    for seat, count in enumerate(view["hand_counts"]):
+        if seat == me:
+            hands.append(list(view["hand"]))
+            continue
+        hand = [card for card, holder in peeked.items() if holder == seat]
+        while len(hand) < count:
+            hand.append(pool.pop())
+        hands.append(hand)
+    hidden = list(mine_hidden)
+    while len(hidden) < view["hidden"]:
+        hidden.append(pool.pop())
+    state = {key: view[key] for key in ("seats", "options", "first", "turn", "turn_number",
+                                        "step", "supply", "box", "result")}
+    state.update(health=list(view["health"]), alive=list(view["alive"]),
+                 out=[list(g) for g in view["out"]], public=list(view["public"]),
+                 hands=hands, hidden=hidden, deck=pool, known={str(me): list(peeked)},
+                 play=None if play is None else {**play, "cards": cards,
+                                                 "hits": [dict(h) for h in play["hits"]],
+                                                 "passed": list(play["passed"])})
+    return state

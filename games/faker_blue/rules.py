@@ -11,11 +11,25 @@ command also applies the result, refills, checks the end and starts the next tur
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from games.core import Bot, Command, Event, Game, Prompt, Rejected, Rng, Seat, State, Viewer, ensure
+from games.core import (
+    Bot,
+    Command,
+    Event,
+    Game,
+    Prompt,
+    Rejected,
+    Rng,
+    Seat,
+    Seen,
+    State,
+    Viewer,
+    ensure,
+)
 from games.faker_blue import reactions, views
-from games.faker_blue.bot import basic_bot
+from games.faker_blue.bot import basic_bot, sample_state
 from games.faker_blue.data import (
     AMOUNTS,
     ATTACK_KINDS,
@@ -54,6 +68,7 @@ from games.faker_blue.model import (
     TURN_STARTED,
     USE,
     FakerBlueOptions,
+    clone,
 )
 from games.faker_blue.reactions import Draft, from_first
 
@@ -100,7 +115,9 @@ class FakerBlue(Game):
     # Each reveals hidden cards or a random outcome to someone.
     undo_barriers = frozenset({GAME_STARTED, CARDS_DEALT, CARD_DRAWN, CARD_REVEALED,
                                CARD_INSPECTED})
-    bot_levels = ("random", "basic")
+    bot_levels = ("random", "basic", "expert")
+    playouts_per_ms = 0.5  # the expert's budget (games/expert.py; bench/expert_bot.py)
+    horizon = 24  # playout decisions before evaluate() scores the health standing
 
     # --- setup and evolve ---------------------------------------------------------------------
 
@@ -409,6 +426,21 @@ class FakerBlue(Game):
 
     def seats_in_play(self, state: State) -> int:
         return state.get("seats", 0)
+
+    def sample_state(self, seen: Seen, rng: Rng) -> State:
+        return sample_state(seen, rng)
+
+    def copy_state(self, state: State) -> State:
+        return clone(state)
+
+    def evaluate(self, state: State, seat: Seat) -> float:
+        """The win share once over; before that, the seat's health against the best rival's
+        (fakerblue.md: the most health wins when the draw pile runs out)."""
+        if state["result"] is not None or not state["alive"][seat]:
+            return super().evaluate(state, seat) if state["result"] is not None else 0.0
+        rival = max((state["health"][s] for s in range(state["seats"])
+                     if s != seat and state["alive"][s]), default=0)
+        return 0.5 + 0.5 * math.tanh((state["health"][seat] - rival) / 3)
 
     def bot(self, level: str) -> Bot:
         if level == "basic":

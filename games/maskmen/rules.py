@@ -4,10 +4,24 @@ commands, result. Views live in ``views.py``, bots in ``bot.py``, the strength o
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
-from games.core import Bot, Command, Event, Game, Prompt, Rejected, Rng, Seat, State, Viewer, ensure
+from games.core import (
+    Bot,
+    Command,
+    Event,
+    Game,
+    Prompt,
+    Rejected,
+    Rng,
+    Seat,
+    Seen,
+    State,
+    Viewer,
+    ensure,
+)
 from games.maskmen import bot, knowledge, views
 from games.maskmen.data import DATA, OPTIONS, WRESTLER_OF, card_key, wrestler_of
 from games.maskmen.model import (
@@ -82,7 +96,9 @@ class MaskMen(Game):
     options = MaskmenOptions
     commands = COMMANDS
     undo_barriers = frozenset({SEASON_DEALT})  # a deal reveals each seat's new hand
-    bot_levels = ("random", "basic")
+    bot_levels = ("random", "basic", "expert")
+    playouts_per_ms = 0.5  # the expert's budget (games/expert.py; bench/expert_bot.py)
+    horizon = 40  # playout decisions before evaluate() scores the hands left
 
     # --- setup and evolve ---------------------------------------------------------------------
 
@@ -302,6 +318,21 @@ class MaskMen(Game):
             return [f"Seat {seat} led the round; an undebuted wrestler leads with 1 card (§5)."]
         return [f"Seat {seat} answered {current['count']} {current['wrestler']}: the same count "
                 "for a known-stronger wrestler, one more for an undetermined one (§5)."]
+
+    def sample_state(self, seen: Seen, rng: Rng) -> State:
+        return bot.sample_state(seen, rng)
+
+    def evaluate(self, state: State, seat: Seat) -> float:
+        """The win share once over; before that, the game standing (seasons won, or markers)
+        and, within the season, how few cards the seat holds against the others (§7)."""
+        if state["result"] is not None:
+            return super().evaluate(state, seat)
+        totals = state["season_wins"] if not state["seasons"] else state["scores"]
+        others = [s for s in range(state["seats"]) if s != seat]
+        lead = totals[seat] - max(totals[s] for s in others)
+        sizes = [len(h) for h in state["hands"]]
+        race = (min(sizes[s] for s in others) - sizes[seat]) / 5
+        return 0.5 + 0.5 * math.tanh(lead + race)
 
     def bot(self, level: str) -> Bot:
         if level == "basic":

@@ -8,9 +8,10 @@ A decision is made on what the seat knows, never on the true state:
    bot in every seat (its playout policy), up to ``horizon`` decisions, then score the outcome
    for the seat with ``game.evaluate``;
 3. repeat over fresh worlds (each candidate meets the same worlds: common random numbers) and
-   choose the candidate with the best average score. The playout policy's own choice for the
-   seat is tried first and gets a head start of ``POLICY_BIAS`` (progressive bias), so a small
-   budget's noise does not talk the expert out of a sound move; the first listed wins a tie.
+   compare each candidate with the playout policy's own choice for the seat (the favourite)
+   on the same worlds and dice: the expert leaves the favourite only for the candidate whose
+   mean gain over it is largest after subtracting ``CONFIDENCE`` standard errors, so a small
+   budget's noise does not talk it out of a sound move.
 
 This is determinized ("perfect information") Monte Carlo over the information set; its known
 weakness (it assumes it will know the hidden cards later) matters little against bluffing-free
@@ -25,6 +26,7 @@ and seed always give the same command, on any machine.
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
@@ -32,7 +34,7 @@ from games.core import Command, Event, Game, Rng, Seen, State, random_bot
 
 CAP_FACTOR = 3.0  # the wall-clock cap, in think times: reached only on an overloaded machine
 MIN_ROUNDS = 2  # even a tiny budget tries every candidate on at least this many worlds
-POLICY_BIAS = 0.03  # the playout policy's own choice starts this far ahead (scores are 0..1)
+CONFIDENCE = 1.0  # standard errors by which a candidate must beat the favourite to replace it
 
 
 class Expert:
@@ -59,20 +61,31 @@ class Expert:
         candidates = [favourite, *(c for c in legal if c != favourite)]
         rounds = max(MIN_ROUNDS, self.budget(seen) // len(candidates))
         deadline = time.monotonic() + CAP_FACTOR * seen.think_ms / 1000
-        totals = [0.0] * len(candidates)
+        # Per candidate: the sum and the sum of squares of its score minus the favourite's on
+        # the same world with the same playout dice (a paired comparison).
+        diffs = [0.0] * len(candidates)
+        squares = [0.0] * len(candidates)
         played = 0
         for index in range(rounds):
             world = self.game.sample_state(seen, Rng(f"{rng.below(1 << 62)}:world:{index}"))
-            for i, command in enumerate(candidates):
-                totals[i] += self._playout(world, seen.seat, command,
-                                           Rng(f"{index}:{i}:{rng.below(1 << 62)}"))
+            dice = rng.below(1 << 62)
+            scores = [self._playout(world, seen.seat, command, Rng(f"{dice}:{index}"))
+                      for command in candidates]
+            for i, score in enumerate(scores):
+                diffs[i] += score - scores[0]
+                squares[i] += (score - scores[0]) ** 2
             played += 1
             if self.time_cap and index + 1 >= MIN_ROUNDS and time.monotonic() > deadline:
                 break
         self.stats["decisions"] += 1
         self.stats["playouts"] += played * len(candidates)
-        totals[0] += POLICY_BIAS * played
-        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        best, best_edge = 0, 0.0
+        for i in range(1, len(candidates)):
+            mean = diffs[i] / played
+            spread = math.sqrt(max(0.0, squares[i] / played - mean * mean) / played)
+            edge = mean - CONFIDENCE * spread  # leave the favourite only for a clear gain
+            if edge > best_edge:
+                best, best_edge = i, edge
         return candidates[best]
 
     def _playout(self, world: State, seat: int, command: Command, rng: Rng) -> float:

@@ -116,7 +116,7 @@ class FakerBlue(Game):
     undo_barriers = frozenset({GAME_STARTED, CARDS_DEALT, CARD_DRAWN, CARD_REVEALED,
                                CARD_INSPECTED})
     bot_levels = ("random", "basic", "expert")
-    playouts_per_ms = 0.5  # the expert's budget (games/expert.py; bench/expert_bot.py)
+    playouts_per_ms = 0.3  # the expert's budget (games/expert.py; bench/expert_bot.py)
     horizon = 24  # playout decisions before evaluate() scores the health standing
 
     # --- setup and evolve ---------------------------------------------------------------------

@@ -109,7 +109,7 @@ class Loot(Game):
     commands = COMMANDS
     undo_barriers = frozenset({LOOT_STARTED, CARD_DRAWN})
     bot_levels = ("random", "basic", "expert")
-    playouts_per_ms = 0.5  # the expert's budget (games/expert.py; bench/expert_bot.py)
+    playouts_per_ms = 0.15  # the expert's budget (games/expert.py; bench/expert_bot.py)
     horizon = 30  # playout decisions before evaluate() scores the gold standing
 
     # --- setup and evolve ----------------------------------------------------------------------

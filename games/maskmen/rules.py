@@ -97,8 +97,8 @@ class MaskMen(Game):
     commands = COMMANDS
     undo_barriers = frozenset({SEASON_DEALT})  # a deal reveals each seat's new hand
     bot_levels = ("random", "basic", "expert")
-    playouts_per_ms = 0.5  # the expert's budget (games/expert.py; bench/expert_bot.py)
-    horizon = 40  # playout decisions before evaluate() scores the hands left
+    playouts_per_ms = 0.06  # the expert's budget (games/expert.py; bench/expert_bot.py)
+    horizon = 24  # playout decisions before evaluate() scores the hands left
 
     # --- setup and evolve ---------------------------------------------------------------------
 

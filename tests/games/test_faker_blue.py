@@ -712,13 +712,16 @@ def _duel(bots, seed):
     return GAME.result(state)
 
 
-def test_the_basic_bot_beats_the_random_bot_in_at_least_70_percent_of_two_player_games():
+def test_the_basic_bot_beats_the_random_bot_in_at_least_60_percent_of_two_player_games():
+    # Issue 12 made basic challenge only on a positive expected gain with a risk charge, tuned
+    # on basic-vs-basic play (right >= wrong challenges); a random player's constant lies are
+    # learned only from the few reveals, so the margin over random fell from ~75 % to ~65 %.
     basic = GAME.bot("basic")
     wins = 0
     for seed in range(200):
         bots = [basic, random_bot] if seed % 2 == 0 else [random_bot, basic]
         wins += _duel(bots, seed)["winners"] == [seed % 2]
-    assert wins >= 140
+    assert wins >= 120
 
 
 def test_bots_answer_only_with_legal_commands():

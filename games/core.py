@@ -54,13 +54,15 @@ class Event:
 class Seen:
     """Everything a seat may know when it decides, exactly what a human there is shown: its
     ``view``, its ``legal`` commands and its game log as ``redact`` shows it to that seat
-    (oldest first, moves taken back left out). ``think_ms`` is the seat's think-time option."""
+    (oldest first, moves taken back left out). ``think_ms`` is the seat's think-time option;
+    ``live`` is set by the worker: a searching bot may then also stop at a wall-clock cap."""
 
     seat: Seat
     view: dict[str, Any]
     legal: list[Command]
     events: tuple[Event, ...] = ()
     think_ms: int = DEFAULT_THINK_MS
+    live: bool = False
 
 
 Bot = Callable[[Seen, "Rng"], Command]
@@ -284,13 +286,13 @@ class Game:
         raise NotImplementedError(f"{self.title} has no expert bot")
 
     def seen(self, state: State, seat: Seat, log: Iterable[Event] = (),
-             think_ms: int = DEFAULT_THINK_MS) -> Seen:
+             think_ms: int = DEFAULT_THINK_MS, live: bool = False) -> Seen:
         """What ``seat`` may know now: its view, its legal commands, and the game events of
         ``log`` as ``redact`` shows them to it (a hidden one keeps only its type)."""
         events = tuple(shown if (shown := self.redact(event, seat)) is not None
                        else Event(event.type) for event in log)
         return Seen(seat, self.view(state, seat), self.legal_commands(state, seat), events,
-                    think_ms)
+                    think_ms, live)
 
     def copy_state(self, state: State) -> State:
         """A copy of ``state`` that ``evolve`` may mutate (games may do it faster)."""

@@ -19,9 +19,10 @@ playout policies and keeps every game's part to one sampling function.
 
 Budget. The decision depends on a *count*: ``playouts = think_ms * game.playouts_per_ms``,
 with ``playouts_per_ms`` measured per game on the reference machine (bench/expert_bot.py). The
-wall clock is only a cap (``CAP_FACTOR`` times the think time) that guards an overloaded
-worker; tests and replayable self-play run with ``time_cap=False``, so the same seat, view, log
-and seed always give the same command, on any machine.
+wall clock is only a cap (``CAP_FACTOR`` times the think time, after ``MIN_ROUNDS`` worlds)
+that guards an overloaded worker, and only for a live seat (``Seen.live``, set by the worker);
+tests and self-play are not live, so the same seat, view, log and seed always give the same
+command, on any machine.
 """
 
 from __future__ import annotations
@@ -42,9 +43,8 @@ class Expert:
 
     reads_log = True  # the worker hands it the seat's redacted log (Game.seen)
 
-    def __init__(self, game: Game, time_cap: bool = True, playout_level: str = "basic"):
+    def __init__(self, game: Game, playout_level: str = "basic"):
         self.game = game
-        self.time_cap = time_cap
         self.playout_level = playout_level
         self.stats: dict[str, int] = {"decisions": 0, "playouts": 0}
 
@@ -75,7 +75,7 @@ class Expert:
                 diffs[i] += score - scores[0]
                 squares[i] += (score - scores[0]) ** 2
             played += 1
-            if self.time_cap and index + 1 >= MIN_ROUNDS and time.monotonic() > deadline:
+            if seen.live and index + 1 >= MIN_ROUNDS and time.monotonic() > deadline:
                 break
         self.stats["decisions"] += 1
         self.stats["playouts"] += played * len(candidates)

@@ -400,9 +400,10 @@ class GameService(HistoryMixin):
                 return None  # no_longer_pending: the seat already acted or is human again
             game = projection.game
             play = game.bot(level)
-            log = self.game_log(game_id) if getattr(play, "reads_log", False) else ()
+            events = self.game_log(game_id) if getattr(play, "reads_log", False) else ()
             think_ms = projection.seats[seat].get("think_ms") or DEFAULT_THINK_MS
-            command = play(game.seen(projection.state, seat, log, think_ms), Rng(command_id))
+            seen = game.seen(projection.state, seat, events, think_ms, live=True)
+            command = play(seen, Rng(command_id))
             try:
                 return self.act(game_id, seat, command, projection.version, command_id,
                                 projection=projection)

@@ -61,7 +61,7 @@ def test_the_expert_decides_the_same_when_only_hidden_cards_differ(game_name):
         seat = min(game.pending(state))
         twin_log, twin = _hidden_twin(game, log, state, seat)
         assert twin != state
-        expert = Expert(game, time_cap=False)
+        expert = Expert(game)
         seen, seen_twin = game.seen(state, seat, log, 40), game.seen(twin, seat, twin_log, 40)
         chosen = expert(seen, Rng("same"))
         assert expert(seen_twin, Rng("same")) == chosen
@@ -96,6 +96,6 @@ def test_the_budget_is_a_count_derived_from_the_think_time():
     game = get_game("faker_blue")
     log, state = _midgame(game, "budget", 3)
     seat = min(game.pending(state))
-    expert = Expert(game, time_cap=False)
+    expert = Expert(game)
     assert expert.budget(game.seen(state, seat, log, 250)) == int(250 * game.playouts_per_ms)
     assert expert.budget(game.seen(state, seat, log, 1)) >= 1

@@ -47,6 +47,8 @@ class PlayerCreated(ma.Schema):
 class SeatSpec(ma.Schema):
     kind = fields.String(required=True, validate=validate.OneOf(["human", "bot"]))
     level = fields.String(metadata={"description": "Bot level (bots only), see the catalog"})
+    think_ms = fields.Integer(validate=validate.Range(min=10, max=5000), metadata={
+        "description": "An expert bot's think time per decision in ms (default 250)"})
 
 
 class GameCreate(ma.Schema):

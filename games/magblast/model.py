@@ -219,5 +219,23 @@ COMMANDS: dict[str, type[Schema]] = {
 
 
 def clone(state: State) -> dict[str, Any]:
-    """A copy of ``state`` that evolve may mutate."""
-    return copy.deepcopy(state)
+    """A copy of ``state`` deep enough for evolve to mutate (much faster than deepcopy)."""
+    out: dict[str, Any] = dict(state)
+    for key in ("races", "alive", "out", "fleet_deck", "fleet_discard", "action_deck",
+                "action_discard", "started", "uses"):
+        out[key] = list(state[key])
+    out["hands"] = [list(h) for h in state["hands"]]
+    out["dealt"] = None if state["dealt"] is None else [list(d) for d in state["dealt"]]
+    out["placed"] = {s: dict(z) for s, z in state["placed"].items()}
+    out["zones"] = [{z: list(ships) for z, ships in zones.items()} for zones in state["zones"]]
+    out["under"] = {ship: [list(e) for e in cards] for ship, cards in state["under"].items()}
+    out["temp"] = dict(state["temp"])
+    out["fired"] = {ship: list(t) for ship, t in state["fired"].items()}
+    out["effects"] = [dict(e) for e in state["effects"]]
+    out["returning"] = [list(r) for r in state["returning"]]
+    out["origins"] = dict(state["origins"])
+    for key in ("placing", "dh", "proposal"):
+        out[key] = copy.deepcopy(state[key])
+    if state["chain"] is not None:
+        out["chain"] = copy.deepcopy(state["chain"])
+    return out

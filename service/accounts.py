@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 import time
 from typing import Any
 
 import redis
 
-from service.errors import BadRequest, Unauthorized
+from service.errors import BadRequest, NotFound, Unauthorized
 
 ROLES = frozenset({"auditor"})
 
@@ -18,7 +19,18 @@ def _token_key(token: str) -> str:
     return "tokens:" + hashlib.sha256(token.encode()).hexdigest()
 
 
-TOKEN_CACHE_SECONDS = 30.0
+# A token revoked on another API process keeps working here at most this long; the process
+# that revokes it forgets it at once.
+TOKEN_CACHE_SECONDS = 10.0
+MAX_TOKENS = 20  # per player
+
+
+def _tokens_key(player_id: str) -> str:
+    return f"players:{player_id}:tokens"
+
+
+def _public_token(record: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if k not in ("hash", "issued_ns")}
 
 
 class Accounts:
@@ -35,14 +47,65 @@ class Accounts:
         if unknown:
             raise BadRequest("unknown_role", f"Unknown roles: {sorted(unknown)}.")
         player_id = "p_" + secrets.token_hex(8)
-        token = secrets.token_urlsafe(32)
         player = {"id": player_id, "name": name, "roles": ",".join(roles),
                   "created": str(int(time.time()))}
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hset(f"players:{player_id}", mapping=player)
-        pipe.set(_token_key(token), player_id)
-        pipe.execute()
+        self.redis.hset(f"players:{player_id}", mapping=player)
+        _, token = self.issue_token(player_id, "default")
         return self._decode(player), token
+
+    # --- tokens: several named ones per player, listed, revoked, rotated, optionally expiring
+
+    def issue_token(self, player_id: str, name: str,
+                    expires_in: int | None = None) -> tuple[dict[str, Any], str]:
+        """A new bearer token for the player: its record, and the token (shown this once)."""
+        if self.redis.hlen(_tokens_key(player_id)) >= MAX_TOKENS:
+            raise BadRequest("too_many_tokens",
+                             f"A player may hold {MAX_TOKENS} tokens; revoke one first.")
+        token = secrets.token_urlsafe(32)
+        now = int(time.time())
+        record = {"id": "tok_" + secrets.token_hex(6), "name": name, "created": now,
+                  "expires_at": now + expires_in if expires_in else None,
+                  "hash": _token_key(token), "issued_ns": time.time_ns()}
+        pipe = self.redis.pipeline(transaction=False)  # keys in different cluster slots
+        # Redis expires the token itself, so an expired token is gone on every process at once.
+        pipe.set(record["hash"], player_id, ex=expires_in or None)
+        pipe.hset(_tokens_key(player_id), record["id"], json.dumps(record))
+        pipe.execute()
+        return _public_token(record), token
+
+    def tokens(self, player_id: str) -> list[dict[str, Any]]:
+        """The player's tokens (never the tokens themselves), oldest first; expired ones are
+        dropped from the list as it is read."""
+        now = time.time()
+        records = [json.loads(raw) for raw in self.redis.hvals(_tokens_key(player_id))]
+        expired = [r["id"] for r in records if r["expires_at"] and r["expires_at"] <= now]
+        if expired:
+            self.redis.hdel(_tokens_key(player_id), *expired)
+        live = [r for r in records if r["id"] not in expired]
+        return [_public_token(r) for r in sorted(live, key=lambda r: r.get("issued_ns", 0))]
+
+    def revoke_token(self, player_id: str, token_id: str) -> dict[str, Any]:
+        """Revoke one of the player's tokens at once; the revoked record."""
+        raw = self.redis.hget(_tokens_key(player_id), token_id)
+        if raw is None:
+            raise NotFound("token_not_found", f"You have no token {token_id}.")
+        record = json.loads(raw)
+        pipe = self.redis.pipeline(transaction=False)  # keys in different cluster slots
+        pipe.delete(record["hash"])
+        pipe.hdel(_tokens_key(player_id), token_id)
+        pipe.execute()
+        self._tokens.pop(record["hash"], None)
+        return _public_token(record)
+
+    def rotate_token(self, player_id: str, token_id: str) -> tuple[dict[str, Any], str]:
+        """Replace a token by a new one with the same name and lifetime; the old one stops."""
+        raw = self.redis.hget(_tokens_key(player_id), token_id)
+        if raw is None:
+            raise NotFound("token_not_found", f"You have no token {token_id}.")
+        old = json.loads(raw)
+        lifetime = old["expires_at"] - old["created"] if old["expires_at"] else None
+        self.revoke_token(player_id, token_id)
+        return self.issue_token(player_id, old["name"], lifetime)
 
     def authenticate(self, token: str | None) -> dict[str, Any]:
         """The player a bearer token belongs to (Unauthorized when missing or unknown)."""

@@ -27,6 +27,7 @@ from events.store import (
 )
 from games import REGISTRY, UNLISTED
 from games.core import AUDITOR, SPECTATOR, Command, Event, Game, Rejected, Rng, Viewer
+from service import metrics
 from service.catalog import catalog
 from service.errors import BadRequest, Conflict, Forbidden, NotFound, RuleViolation
 from service.history import HistoryMixin
@@ -66,12 +67,14 @@ class GameService(HistoryMixin):
     replay, takebacks, explain, disputes, audit — comes from ``HistoryMixin``)."""
 
     def __init__(self, store: EventStore, followups: FollowUps | None = None,
-                 lobby: Any = None, clock: Callable[[], float] = time.time,
+                 lobby: Any = None, inbox: Any = None,
+                 clock: Callable[[], float] = time.time,
                  seed_factory: Callable[[], str] = lambda: secrets.token_hex(32)):
         self.store = store
         self.projector = Projector(store)
         self.followups = followups or NoFollowUps()
         self.lobby = lobby
+        self.inbox = inbox  # players' notices and webhooks (service.inbox), or None
         self.clock = clock
         self.seed_factory = seed_factory  # tests fix it to make whole games reproducible
         self._cache: OrderedDict[str, Projection] = OrderedDict()
@@ -305,6 +308,11 @@ class GameService(HistoryMixin):
         reading the log first: if the log has moved on, the append's version check refuses it,
         which is the right answer (409) for a client at that version. One round trip a move.
         """
+        with metrics.MOVE_SECONDS.labels("human").time():
+            return self._submit_once(game_id, player_id, command, expected_version, command_id)
+
+    def _submit_once(self, game_id: str, player_id: str, command: Command,
+                     expected_version: int, command_id: str | None) -> Outcome:
         projection = self._cached_at(game_id, expected_version) or self.projection(game_id)
         try:
             return self._submit(game_id, player_id, command, expected_version, command_id,
@@ -348,6 +356,7 @@ class GameService(HistoryMixin):
         if expected_version is None:
             expected_version = projection.version
         if expected_version != projection.version:
+            metrics.CONFLICTS.inc()
             raise Conflict("version_conflict",
                            f"The game is at version {projection.version}, "
                            f"not {expected_version}.", version=projection.version)
@@ -387,16 +396,21 @@ class GameService(HistoryMixin):
                     or not level:
                 return None  # no_longer_pending: the seat already acted or is human again
             game = projection.game
-            legal = game.legal_commands(projection.state, seat)
-            command = game.bot(level)(game.view(projection.state, seat), legal, Rng(command_id))
-            try:
-                return self.act(game_id, seat, command, projection.version, command_id,
-                                projection=projection)
-            except (RuleViolation, BadRequest):
-                # A bot bug must not stall the table: the seat's default move is always legal.
-                log.exception("bot %s chose an illegal command in game %s", level, game_id)
-                return self.act(game_id, seat, game.default_command(projection.state, seat),
-                                projection.version, command_id, projection=projection)
+            with metrics.MOVE_SECONDS.labels("bot").time():
+                legal = game.legal_commands(projection.state, seat)
+                command = game.bot(level)(game.view(projection.state, seat), legal,
+                                          Rng(command_id))
+                try:
+                    outcome = self.act(game_id, seat, command, projection.version, command_id,
+                                       projection=projection)
+                except (RuleViolation, BadRequest):
+                    # A bot bug must not stall the table: the seat's default move is legal.
+                    log.exception("bot %s chose an illegal command in game %s", level, game_id)
+                    outcome = self.act(game_id, seat,
+                                       game.default_command(projection.state, seat),
+                                       projection.version, command_id, projection=projection)
+            metrics.BOT_TURN_SECONDS.observe(max(0.0, self.clock() - opened["at"] / 1000))
+            return outcome
 
         return self._once(game_id, command_id, attempt, retries)
 
@@ -423,8 +437,11 @@ class GameService(HistoryMixin):
                 level = "basic" if "basic" in game.bot_levels else game.bot_levels[0]
                 prefix.append(NewEvent("seat_replaced_by_bot", {"seat": seat, "level": level}))
             command = game.default_command(projection.state, seat)
-            return self.act(game_id, seat, command, projection.version, command_id,
-                            prefix=prefix, projection=projection)
+            with metrics.MOVE_SECONDS.labels("clock").time():
+                outcome = self.act(game_id, seat, command, projection.version, command_id,
+                                   prefix=prefix, projection=projection)
+            metrics.CLOCK_LATENESS.observe(max(0.0, self.clock() - prompt["deadline"]))
+            return outcome
 
         return self._once(game_id, command_id, attempt, retries)
 
@@ -474,6 +491,7 @@ class GameService(HistoryMixin):
             result: AppendResult = self.store.append(game_id, expected_version, events,
                                                      command_id)
         except VersionConflict as exc:
+            metrics.CONFLICTS.inc()
             raise Conflict("version_conflict",
                            f"The game moved on to version {exc.actual}; re-read and retry.",
                            version=exc.actual) from None
@@ -482,9 +500,12 @@ class GameService(HistoryMixin):
         if result.duplicate:
             appended = self.store.read(game_id, result.first_version, result.last_version)
             return Outcome(result.last_version, appended, duplicate=True)
+        metrics.APPENDS.inc()
         appended = list(result.events)
         projection = self._after(game_id, result.first_version - 1, appended)
         if self.lobby is not None and any(is_platform_event(e.type) for e in events):
             self.lobby.update(game_id, projection)
         self.followups.after_append(game_id, projection)
+        if self.inbox is not None:
+            self.inbox.after_append(game_id, projection, appended)
         return Outcome(result.last_version, appended, projection=projection)

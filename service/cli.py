@@ -34,12 +34,14 @@ def serve(host: str, port: int, web_workers: int, job_workers: int) -> None:
         redis_server = embedded_redis.start()
         env["REDIS_URL"] = redis_server.url
         click.echo(f"Embedded Redis at {redis_server.url} (data in {redis_server.data_dir})")
+    _metrics_dir(env)
     # gevent workers: an open SSE stream is a parked greenlet, not a blocked thread, so 100
     # streams never starve moves (issue 2).
     children = [subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers",
          str(web_workers), "--worker-connections", "2000", "--bind", f"{host}:{port}",
-         "--graceful-timeout", "5", "--log-level", "warning", "service.wsgi:app"], env=env,
+         "--graceful-timeout", "5", "--log-level", "warning",
+         "--config", "python:service.gunicorn_conf", "service.wsgi:app"], env=env,
         preexec_fn=_detach_from_terminal)]
     if job_workers > 0 and _has_workers():
         children += [subprocess.Popen([sys.executable, "-m", "workers", "--with-scheduler"],
@@ -49,6 +51,20 @@ def serve(host: str, port: int, web_workers: int, job_workers: int) -> None:
     _supervise(children)
     if redis_server is not None:
         redis_server.stop()
+
+
+def _metrics_dir(env: dict[str, str]) -> None:
+    """One directory where the API processes and workers write their Prometheus values, emptied
+    at start so counters of an earlier run do not add up with this one's."""
+    import shutil
+    from pathlib import Path
+
+    if env.get("PROMETHEUS_MULTIPROC_DIR"):
+        return
+    directory = Path(env.get("TABLESTREAM_DATA", "var")) / "metrics"
+    shutil.rmtree(directory, ignore_errors=True)
+    directory.mkdir(parents=True)
+    env["PROMETHEUS_MULTIPROC_DIR"] = str(directory.resolve())
 
 
 def _detach_from_terminal() -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import click
 
 # Names only: importing workers.runner would load rq and redis into every `tablestream`
@@ -36,7 +39,10 @@ def worker(scheduler: bool, burst: bool, workers: int, worker_class: str, queue:
 @click.option("--seed", default="selfplay", show_default=True)
 @click.option("--rotate/--no-rotate", default=True, show_default=True,
               help="move the levels one seat on each game, so position does not bias win rates")
-def selfplay(game: str, count: int, seats: str, seed: str, rotate: bool) -> None:
+@click.option("--options", "options_json", default="{}", show_default=True,
+              help='the game\'s options as JSON, e.g. \'{"team_play": true}\' (see the catalog)')
+def selfplay(game: str, count: int, seats: str, seed: str, rotate: bool,
+             options_json: str) -> None:
     """Play whole games between bots in-process (rules only) and print win rates and games/s."""
     from games import REGISTRY
     from workers.selfplay import format_report
@@ -53,4 +59,22 @@ def selfplay(game: str, count: int, seats: str, seed: str, rotate: bool) -> None
     if unknown:
         raise click.BadParameter(f"unknown levels {unknown}; {rules.title} has "
                                  f"{', '.join(rules.bot_levels)}", param_hint="--seats")
-    click.echo(format_report(play(game, count, levels, seed=seed, rotate=rotate)))
+    options = _game_options(rules, options_json)
+    click.echo(format_report(play(game, count, levels, options, seed=seed, rotate=rotate)))
+
+
+def _game_options(rules: Any, options_json: str) -> dict[str, Any]:
+    """``--options`` parsed and checked against the game's option schema (as POST /games does)."""
+    from marshmallow import ValidationError
+
+    try:
+        options = json.loads(options_json)
+    except json.JSONDecodeError as exc:
+        raise click.BadParameter(f"not JSON: {exc}", param_hint="--options") from None
+    if not isinstance(options, dict):
+        raise click.BadParameter("must be a JSON object", param_hint="--options")
+    try:
+        rules.load_options(options)
+    except ValidationError as exc:
+        raise click.BadParameter(json.dumps(exc.messages), param_hint="--options") from None
+    return options

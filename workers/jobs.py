@@ -27,6 +27,8 @@ def build_service() -> GameService:
     """A GameService over $REDIS_URL (or the embedded server) issuing jobs on $QUEUE_REDIS_URL."""
     from events.embedded_redis import redis_url
     from events.redis_store import RedisEventStore, connect
+    from service.config import Config
+    from service.inbox import build_inbox
     from service.lobby import Lobby
     from workers.scheduling import JobScheduler
 
@@ -34,7 +36,8 @@ def build_service() -> GameService:
     client = connect(url)
     scheduler = JobScheduler.from_url(url, os.environ.get("QUEUE_REDIS_URL") or None)
     # The lobby too: a game a bot finishes must leave the "running" index.
-    return GameService(RedisEventStore(client), followups=scheduler, lobby=Lobby(client))
+    return GameService(RedisEventStore(client), followups=scheduler, lobby=Lobby(client),
+                       inbox=build_inbox(client, scheduler, Config.from_env()))
 
 
 def service() -> GameService:
@@ -85,6 +88,17 @@ def undo_lapse(game_id: str, seat: int, since: int) -> int | None:
     except NotFound:
         return None
     return outcome.version if outcome else None
+
+
+def deliver_webhook(player_id: str, webhook_id: str, delivery_id: str) -> str:
+    """One attempt at a webhook delivery; after a failure the next attempt is scheduled."""
+    game_service = service()
+    webhooks = game_service.inbox.webhooks
+    wait = webhooks.deliver(player_id, webhook_id, delivery_id)
+    if wait is None:
+        return "settled"
+    game_service.followups.enqueue_webhook(player_id, webhook_id, delivery_id, delay=wait)
+    return f"retry in {wait:.0f}s"
 
 
 def sweep() -> int:

@@ -45,6 +45,7 @@ _SAFE_ID = re.compile(r"[A-Za-z0-9_-]+")
 BOT_TURN = "workers.jobs.bot_turn"
 TURN_TIMEOUT = "workers.jobs.turn_timeout"
 UNDO_LAPSE = "workers.jobs.undo_lapse"
+WEBHOOK = "workers.jobs.deliver_webhook"
 FUNCTIONS = {"bot": BOT_TURN, "clock": TURN_TIMEOUT, "undo": UNDO_LAPSE}
 
 
@@ -199,6 +200,18 @@ class JobScheduler:
             self.queue.get_job_position(jid) is not None
         return JobState(status, job.started_at, waiting)
 
+    def enqueue_webhook(self, player_id: str, webhook_id: str, delivery_id: str,
+                        delay: float = 0.0) -> None:
+        """Queue one attempt of a webhook delivery (now, or after ``delay`` seconds)."""
+        jid = "wh-" + hashlib.sha256(f"{delivery_id}:{time.time()}".encode()).hexdigest()[:32]
+        job = self.queue.create_job(WEBHOOK, args=(player_id, webhook_id, delivery_id),
+                                    job_id=jid, timeout=JOB_TIMEOUT, result_ttl=RESULT_TTL,
+                                    failure_ttl=FAILURE_TTL)
+        if delay > 0:
+            self.queue.schedule_job(job, _whole_second_after(time.time() + delay))
+        else:
+            self.queue.enqueue_job(job)
+
     def _job(self, game_id: str, due: Due, jid: str) -> Job:
         function = FUNCTIONS[due.kind]
         return self.queue.create_job(function, args=(game_id, due.seat, due.since),
@@ -217,3 +230,16 @@ class JobScheduler:
 
 def _whole_second_after(moment: float) -> datetime:
     return datetime.fromtimestamp(math.ceil(moment), UTC)
+
+
+def worker_heartbeat_age(connection: redis.Redis, queue: str | None = None) -> float | None:
+    """Seconds since the freshest heartbeat of a worker on ``queue`` (None: no worker seen)."""
+    from rq import Worker
+
+    beats = [w.last_heartbeat for w in Worker.all(queue=Queue(queue or queue_name(),
+                                                               connection=connection))]
+    beats = [beat for beat in beats if beat is not None]
+    if not beats:
+        return None
+    newest = max(beat if beat.tzinfo else beat.replace(tzinfo=UTC) for beat in beats)
+    return max(0.0, (datetime.now(UTC) - newest).total_seconds())

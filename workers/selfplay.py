@@ -5,6 +5,8 @@ Each bot is handed exactly what the worker hands it: the seat's ``view`` and its
 
 from __future__ import annotations
 
+import json
+import math
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -22,6 +24,7 @@ class SelfPlayReport:
 
     game: str
     levels: list[str]
+    options: dict[str, Any] = field(default_factory=dict)  # as given, before defaults
     games: int = 0
     finished: int = 0
     steps: int = 0
@@ -37,6 +40,22 @@ class SelfPlayReport:
     def win_rate(self, level: str) -> float:
         """Share of the games a seat of ``level`` played that it won (ties count as wins)."""
         return self.wins[level] / self.plays[level] if self.plays[level] else 0.0
+
+    def win_interval(self, level: str) -> tuple[float, float]:
+        """The 95 % Wilson score interval of ``win_rate(level)``: bot changes are judged on it."""
+        return wilson_interval(self.wins[level], self.plays[level])
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (sound near 0 % and 100 %, unlike the normal
+    approximation, which matters for lopsided bot match-ups)."""
+    if trials == 0:
+        return 0.0, 1.0
+    share = successes / trials
+    centre = share + z * z / (2 * trials)
+    margin = z * math.sqrt(share * (1 - share) / trials + z * z / (4 * trials * trials))
+    scale = 1 + z * z / trials
+    return max(0.0, (centre - margin) / scale), min(1.0, (centre + margin) / scale)
 
 
 def play_one(game: Game, levels: list[str], seed: str, options: dict[str, Any] | None = None,
@@ -68,7 +87,8 @@ def selfplay(game_name: str, games: int, levels: list[str], options: dict[str, A
     game = get_game(game_name)
     for level in set(levels):
         game.bot(level)  # unknown levels fail before any game is played
-    report = SelfPlayReport(game_name, list(levels))
+    game.load_options(options)  # bad options fail before any game is played
+    report = SelfPlayReport(game_name, list(levels), dict(options or {}))
     started = time.perf_counter()
     for index in range(games):
         shift = index % len(levels) if rotate else 0
@@ -89,12 +109,15 @@ def selfplay(game_name: str, games: int, levels: list[str], options: dict[str, A
 
 def format_report(report: SelfPlayReport) -> str:
     """The report as a few lines of text."""
-    lines = [f"{report.game}: {report.games} games ({report.finished} finished) with seats "
-             f"{','.join(report.levels)} in {report.seconds:.2f}s = "
+    options = f" options {json.dumps(report.options, sort_keys=True)}" if report.options else ""
+    lines = [f"{report.game}{options}: {report.games} games ({report.finished} finished) "
+             f"with seats {','.join(report.levels)} in {report.seconds:.2f}s = "
              f"{report.games_per_second:.1f} games/s, "
              f"{report.steps / max(report.games, 1):.0f} moves/game"]
     for level in sorted(report.plays):
+        low, high = report.win_interval(level)
         lines.append(f"  {level:>8}: win rate {report.win_rate(level):6.1%} "
+                     f"[95% CI {low:.1%}-{high:.1%}] "
                      f"({report.wins[level]} wins in {report.plays[level]} seat-games)")
     seats = ", ".join(f"seat {s}: {report.seat_wins[s] / max(report.games, 1):.1%}"
                       for s in range(len(report.levels)))

@@ -2,23 +2,43 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from flask import Flask
+import flask_swagger_ui
+from flask import Blueprint as FlaskBlueprint
+from flask import Flask, Response, current_app
 
 from service.accounts import Accounts
 from service.application import GameService
 from service.config import Config
-from service.http import audit, commands, events_feed, games, players, replay, undo
+from service.http import (
+    audit,
+    commands,
+    events_feed,
+    games,
+    health,
+    me,
+    observability,
+    players,
+    replay,
+    undo,
+)
 from service.http.context import Tablestream
 from service.http.errors import ProblemApi
 from service.http.limiter import RateLimiter
+from service.inbox import build_inbox
 from service.lobby import Lobby
 
 API_VERSION = "1.0.0"
+DOCS_PREFIX = "/v1"
 
 BLUEPRINTS = [players.blp, games.blp, commands.blp, events_feed.blp, replay.blp, undo.blp,
-              audit.blp]
+              audit.blp, me.blp, health.blp]
+
+# Headers a browser client may read from a cross-origin answer (CORS hides the rest).
+EXPOSED_HEADERS = ["ETag", "Idempotent-Replayed", "Retry-After", "Location",
+                   observability.REQUEST_ID_HEADER]
 
 
 def create_app(config: Config | None = None, followups: Any = None,
@@ -31,12 +51,22 @@ def create_app(config: Config | None = None, followups: Any = None,
         redis_client = connect(config.redis_url or _embedded_url(config))
     app = Flask("tablestream")
     app.config.update(API_TITLE="Tablestream", API_VERSION=API_VERSION, OPENAPI_VERSION="3.1.0",
-                      JSON_SORT_KEYS=False, API_SPEC_OPTIONS=_spec_options())
+                      JSON_SORT_KEYS=False, API_SPEC_OPTIONS=_spec_options(), **_docs_config())
+    observability.install(app, enabled=config.access_log)
+    if config.cors_origins:
+        from flask_cors import CORS
+
+        origins = "*" if "*" in config.cors_origins else list(config.cors_origins)
+        CORS(app, origins=origins, expose_headers=EXPOSED_HEADERS, max_age=600,
+             allow_headers=["Authorization", "Content-Type", "If-None-Match", "Last-Event-ID",
+                            observability.REQUEST_ID_HEADER])
     store = RedisEventStore(redis_client)
     lobby = Lobby(redis_client)
     if followups is None and config.workers_enabled:
         followups = _default_followups(config, redis_client)
-    service = GameService(store, followups=followups, lobby=lobby, **service_options)
+    inbox = service_options.pop("inbox", None) or build_inbox(redis_client, followups, config)
+    service = GameService(store, followups=followups, lobby=lobby, inbox=inbox,
+                          **service_options)
     app.extensions["tablestream"] = Tablestream(config, service, Accounts(redis_client), lobby,
                                                 RateLimiter(config.rate_limit_per_second))
     api = ProblemApi(app)
@@ -44,7 +74,31 @@ def create_app(config: Config | None = None, followups: Any = None,
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     app.extensions["tablestream.api"] = api
+    app.register_blueprint(docs_assets)
+    app.add_url_rule("/metrics", "metrics", _metrics)
     return app
+
+
+def _metrics() -> Response:
+    """Prometheus metrics (text exposition format); not part of the REST contract."""
+    from service.metrics import exposition
+
+    body, content_type = exposition(current_app.extensions["tablestream"].service.followups)
+    return Response(body, content_type=content_type)
+
+
+# Swagger UI's files come from the installed flask-swagger-ui package: no CDN, so the reference
+# works offline and behind a strict content policy.
+docs_assets = FlaskBlueprint("docs_assets", __name__, url_prefix=f"{DOCS_PREFIX}/docs/assets",
+                             static_folder=str(Path(flask_swagger_ui.__file__).parent / "dist"),
+                             static_url_path="/static")
+
+
+def _docs_config() -> dict[str, Any]:
+    """The OpenAPI document at /v1/openapi.json and a browsable reference at /v1/docs."""
+    return {"OPENAPI_URL_PREFIX": DOCS_PREFIX, "OPENAPI_JSON_PATH": "openapi.json",
+            "OPENAPI_SWAGGER_UI_PATH": "docs",
+            "OPENAPI_SWAGGER_UI_URL": f"{DOCS_PREFIX}/docs/assets/static/"}
 
 
 def _spec_options() -> dict[str, Any]:

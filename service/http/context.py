@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app, request
+from flask import current_app, g, request
 
 from service.accounts import Accounts
 from service.application import GameService
@@ -35,9 +35,10 @@ def bearer_token() -> str | None:
 
 def current_player() -> dict[str, Any]:
     """The authenticated caller (401 problem when the token is missing or wrong)."""
-    return ctx().accounts.authenticate(bearer_token())
+    player = ctx().accounts.authenticate(bearer_token())
+    g.player_id = player["id"]  # for the access log
+    return player
 
 
 def optional_player() -> dict[str, Any] | None:
-    token = bearer_token()
-    return ctx().accounts.authenticate(token) if token else None
+    return current_player() if bearer_token() else None

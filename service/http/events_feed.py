@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from flask import Response, request, stream_with_context
 from flask.views import MethodView
 
+from service import metrics
 from service.http.blueprint import Blueprint
 from service.http.context import ctx, optional_player
 from service.http.schemas import EventPage, EventsQuery, StreamQuery
@@ -64,6 +65,14 @@ def _stream(service, game_id: str, viewer, after: int, heartbeat: float,
     yield ": connected\n\n"
     if finished:
         return
+    metrics.SSE_CONNECTIONS.inc()
+    try:
+        yield from _follow(service, game, game_id, viewer, after, heartbeat)
+    finally:
+        metrics.SSE_CONNECTIONS.dec()
+
+
+def _follow(service, game, game_id: str, viewer, after: int, heartbeat: float) -> Iterator[str]:
     while True:
         events = service.store.read(game_id, after + 1)
         if not events:

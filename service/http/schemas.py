@@ -193,3 +193,88 @@ class AuditOut(ma.Schema):
     events = fields.List(fields.Dict(), metadata={
         "description": "Every event with its envelope and hash chain; commands as sent"})
     commands = fields.List(fields.Dict())
+
+
+class PlayerOut(ma.Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    roles = fields.List(fields.String(), required=True)
+
+
+class MyGamesQuery(ma.Schema):
+    filter = fields.String(load_default="all", validate=validate.OneOf(
+        ["all", "open", "running", "my_turn", "finished"]), metadata={
+        "description": "my_turn: games waiting for you, the soonest deadline first"})
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
+
+
+class MyGame(ma.Schema):
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    status = fields.String(required=True)
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True, metadata={"description": "Your seat"})
+    your_turn = fields.Boolean(required=True)
+    pending = fields.Nested(PromptOut, allow_none=True, required=True, metadata={
+        "description": "Your open decision, with its deadline; null when nothing waits for you"})
+    created_at = fields.Integer(allow_none=True)
+    result = fields.Dict(allow_none=True)
+
+
+class MeStreamQuery(ma.Schema):
+    access_token = fields.String(metadata={
+        "description": "Bearer token for clients that cannot set headers (EventSource)"})
+    last_event_id = fields.String(validate=validate.Regexp(r"^\d{1,20}-\d{1,20}$"), metadata={
+        "description": "Resume after this notice id (or send the Last-Event-ID header)"})
+
+
+class WebhookIn(ma.Schema):
+    url = fields.String(required=True, validate=validate.Length(min=8, max=2000), metadata={
+        "description": "https:// URL that receives the notices"})
+    events = fields.List(fields.String(validate=validate.OneOf(
+        ["your_turn", "undo_asked", "game_over"])), metadata={
+        "description": "Notice kinds to send (default: all three)"})
+
+
+class WebhookOut(ma.Schema):
+    id = fields.String(required=True)
+    url = fields.String(required=True)
+    events = fields.List(fields.String(), required=True)
+    created = fields.Integer(required=True)
+
+
+class WebhookCreated(WebhookOut):
+    secret = fields.String(required=True, metadata={
+        "description": "HMAC-SHA256 key for X-Tablestream-Signature; shown only here"})
+
+
+class DeliveryOut(ma.Schema):
+    id = fields.String(required=True)
+    webhook = fields.String(required=True)
+    kind = fields.String(required=True)
+    status = fields.String(required=True, metadata={"description": "pending, delivered or failed"})
+    attempts = fields.Integer(required=True)
+    created = fields.Float(required=True)
+    last_status = fields.Integer(allow_none=True, metadata={"description": "The HTTP status"})
+    last_error = fields.String(allow_none=True)
+    next_attempt = fields.Float(metadata={"description": "Unix time of the next retry"})
+    notice = fields.Dict(required=True)
+
+
+class TokenIn(ma.Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=40), metadata={
+        "description": "What the token is for, e.g. the device"})
+    expires_in = fields.Integer(validate=validate.Range(min=60, max=366 * 86400), metadata={
+        "description": "Seconds until it stops working; default: never"})
+
+
+class TokenOut(ma.Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    created = fields.Integer(required=True, metadata={"description": "Unix time"})
+    expires_at = fields.Integer(allow_none=True, required=True, metadata={
+        "description": "Unix time, or null for a token that does not expire"})
+
+
+class TokenCreated(TokenOut):
+    token = fields.String(required=True, metadata={"description": "Bearer token, shown once"})

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from service.cli import main
 from tests.workers.conftest import GAMES
-from workers.selfplay import play_one, selfplay
+from workers.selfplay import play_one, selfplay, wilson_interval
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -44,3 +44,35 @@ def test_worker_class_names_offered_by_the_cli_are_the_runners():
     from workers.runner import WORKER_CLASSES
 
     assert sorted(WORKER_CLASS_NAMES) == sorted(WORKER_CLASSES)
+
+
+def test_the_selfplay_command_plays_with_the_options_it_is_given():
+    result = CliRunner().invoke(main, ["selfplay", "loot", "--games", "4", "--seats",
+                                       "random,random,random,random",
+                                       "--options", '{"teams": true}'])
+    assert result.exit_code == 0, result.output
+    assert '"teams": true' in result.output
+
+
+@pytest.mark.parametrize("options", ['{"teams": "maybe"}', "[1]", "{not json"])
+def test_the_selfplay_command_refuses_bad_options_before_playing(options):
+    result = CliRunner().invoke(main, ["selfplay", "loot", "--games", "4",
+                                       "--seats", "random,random", "--options", options])
+    assert result.exit_code != 0 and "--options" in result.output
+    assert "games/s" not in result.output
+
+
+def test_team_loot_self_play_credits_both_partners():
+    report = selfplay("loot", 6, ["random"] * 4, {"teams": True})
+    assert report.finished == 6
+    # With teams, every finished game has exactly the two partners of one team as winners.
+    assert sum(report.wins.values()) == 12
+
+
+def test_win_rates_come_with_a_95_percent_wilson_interval():
+    low, high = wilson_interval(70, 100)
+    assert round(low, 3) == 0.604 and round(high, 3) == 0.781
+    assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
+    result = CliRunner().invoke(main, ["selfplay", "tally", "--games", "20",
+                                       "--seats", "random,random"])
+    assert "95% CI" in result.output

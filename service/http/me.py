@@ -1,0 +1,165 @@
+"""The player's own: who they are, their games, one live stream of notices, their webhooks."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+
+from flask import Response, request, stream_with_context
+from flask.views import MethodView
+
+from service import metrics
+from service.http.blueprint import Blueprint
+from service.http.context import ctx, current_player
+from service.http.schemas import (
+    DeliveryOut,
+    MeStreamQuery,
+    MyGame,
+    MyGamesQuery,
+    PlayerOut,
+    TokenCreated,
+    TokenIn,
+    TokenOut,
+    WebhookCreated,
+    WebhookIn,
+    WebhookOut,
+)
+from service.inbox import my_games
+
+blp = Blueprint("me", __name__, url_prefix="/v1/me",
+                description="Your account: games, notices, webhooks, tokens")
+
+_NOTICE_ID = re.compile(r"\d{1,20}-\d{1,20}")
+
+
+@blp.route("")
+class Me(MethodView):
+    @blp.response(200, PlayerOut)
+    @blp.errors(401)
+    def get(self):
+        """Who you are."""
+        return current_player()
+
+
+@blp.route("/games")
+class MyGames(MethodView):
+    @blp.arguments(MyGamesQuery(), location="query")
+    @blp.response(200, MyGame(many=True))
+    @blp.errors(400, 401)
+    def get(self, query):
+        """Your games, with your prompt and its deadline where one waits for you."""
+        player = current_player()
+        return my_games(ctx().service, player["id"], query["filter"], query["limit"])
+
+
+@blp.route("/events/stream")
+class MyNotices(MethodView):
+    @blp.arguments(MeStreamQuery(), location="query")
+    @blp.doc(responses={"200": {
+        "description": "A text/event-stream of notices (game_started, your_turn, undo_asked, "
+                       "clock_warning, game_over) across all your games; each `id` resumes "
+                       "with Last-Event-ID",
+        "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+    @blp.errors(400, 401)
+    def get(self, query):
+        """Follow notices from all your games on one connection."""
+        tablestream = ctx()
+        player = current_player()
+        header = request.headers.get("Last-Event-ID", "")
+        after = header if _NOTICE_ID.fullmatch(header) else query.get("last_event_id")
+        if after is None:
+            after = tablestream.service.inbox.latest(player["id"])  # from now on
+        stream = _follow(tablestream.service.inbox, player["id"], after,
+                         tablestream.config.sse_heartbeat_seconds)
+        return Response(stream_with_context(stream), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def _follow(inbox, player_id: str, after: str, heartbeat: float) -> Iterator[str]:
+    yield ": connected\n\n"
+    metrics.SSE_CONNECTIONS.inc()
+    try:
+        while True:
+            notices = inbox.read(player_id, after, block_ms=int(heartbeat * 1000))
+            for notice in notices:
+                yield (f"id: {notice['id']}\nevent: {notice['kind']}\n"
+                       f"data: {json.dumps(notice)}\n\n")
+                after = notice["id"]
+            if not notices:
+                yield ": keep-alive\n\n"
+    finally:
+        metrics.SSE_CONNECTIONS.dec()
+
+
+@blp.route("/webhooks")
+class Webhooks(MethodView):
+    @blp.response(200, WebhookOut(many=True))
+    @blp.errors(401)
+    def get(self):
+        """Your webhooks (their secrets are never shown again)."""
+        return ctx().service.inbox.webhooks.list(current_player()["id"])
+
+    @blp.arguments(WebhookIn())
+    @blp.response(201, WebhookCreated)
+    @blp.errors(400, 401)
+    def post(self, body):
+        """Register an HTTPS callback for your_turn, undo_asked and game_over notices."""
+        player = current_player()
+        return ctx().service.inbox.webhooks.register(player["id"], body["url"],
+                                                     body.get("events"))
+
+
+@blp.route("/webhooks/<webhook_id>")
+class Webhook(MethodView):
+    @blp.response(204)
+    @blp.errors(401, 404)
+    def delete(self, webhook_id):
+        """Remove a webhook; deliveries not yet made are dropped."""
+        ctx().service.inbox.webhooks.delete(current_player()["id"], webhook_id)
+
+
+@blp.route("/webhooks/<webhook_id>/deliveries")
+class Deliveries(MethodView):
+    @blp.response(200, DeliveryOut(many=True))
+    @blp.errors(401, 404)
+    def get(self, webhook_id):
+        """The latest deliveries to a webhook, newest first: pending, delivered or failed."""
+        return ctx().service.inbox.webhooks.deliveries(current_player()["id"], webhook_id)
+
+
+@blp.route("/tokens")
+class Tokens(MethodView):
+    @blp.response(200, TokenOut(many=True))
+    @blp.errors(401)
+    def get(self):
+        """Your bearer tokens (names and dates; a token itself is shown only when made)."""
+        return ctx().accounts.tokens(current_player()["id"])
+
+    @blp.arguments(TokenIn())
+    @blp.response(201, TokenCreated)
+    @blp.errors(400, 401)
+    def post(self, body):
+        """Make another named token, e.g. one per device, optionally expiring."""
+        record, token = ctx().accounts.issue_token(current_player()["id"], body["name"],
+                                                   body.get("expires_in"))
+        return {**record, "token": token}
+
+
+@blp.route("/tokens/<token_id>")
+class Token(MethodView):
+    @blp.response(204)
+    @blp.errors(401, 404)
+    def delete(self, token_id):
+        """Revoke a token (the one you call with, too)."""
+        ctx().accounts.revoke_token(current_player()["id"], token_id)
+
+
+@blp.route("/tokens/<token_id>/rotate")
+class TokenRotation(MethodView):
+    @blp.response(201, TokenCreated)
+    @blp.errors(401, 404)
+    def post(self, token_id):
+        """Replace a token by a new one with the same name and lifetime; the old one stops."""
+        record, token = ctx().accounts.rotate_token(current_player()["id"], token_id)
+        return {**record, "token": token}

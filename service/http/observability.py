@@ -1,0 +1,63 @@
+"""Request ids and one JSON access-log line per request (issue 14)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import sys
+import time
+import uuid
+
+from flask import Flask, Response, g, request
+
+from service import metrics
+
+REQUEST_ID_HEADER = "X-Request-ID"
+ACCESS_LOGGER = "tablestream.access"
+# A caller's own id is kept (so a client can follow one request through its logs and ours)
+# only when it is short and plain: anything else could forge or break log lines.
+_CLIENT_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+
+access_log = logging.getLogger(ACCESS_LOGGER)
+
+
+def install(app: Flask, enabled: bool = True) -> None:
+    """Give every request an id (echoed in ``X-Request-ID``) and log it as one JSON line."""
+    if enabled and not access_log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        access_log.addHandler(handler)
+        access_log.setLevel(logging.INFO)
+        access_log.propagate = False
+    app.before_request(_start)
+    app.after_request(_finish)
+
+
+def request_id() -> str:
+    """This request's id (a new one outside a request's before_request)."""
+    return g.get("request_id") or uuid.uuid4().hex
+
+
+def _start() -> None:
+    given = request.headers.get(REQUEST_ID_HEADER, "")
+    g.request_id = given if _CLIENT_ID.fullmatch(given) else uuid.uuid4().hex
+    g.request_started = time.perf_counter()
+
+
+def _finish(response: Response) -> Response:
+    rid = request_id()
+    response.headers[REQUEST_ID_HEADER] = rid
+    started = g.get("request_started")
+    route = request.url_rule.rule if request.url_rule else "unmatched"
+    metrics.REQUESTS.labels(request.method, route, str(response.status_code)).inc()
+    if started:
+        metrics.REQUEST_SECONDS.labels(request.method, route).observe(
+            time.perf_counter() - started)
+    access_log.info(json.dumps({
+        "ts": round(time.time(), 3), "request_id": rid, "method": request.method,
+        "route": route, "path": request.path,
+        "status": response.status_code,
+        "ms": round((time.perf_counter() - started) * 1000, 2) if started else None,
+        "player": g.get("player_id"), "remote": request.remote_addr}, separators=(",", ":")))
+    return response

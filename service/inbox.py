@@ -1,0 +1,177 @@
+"""The player's inbox (issue 14): notices of what needs them, across all their games.
+
+After every append the service works out, from the new projection and the events just written,
+which players should hear of it: a game of theirs started, it is their turn, a takeback waits
+for their answer, the game is over (and a clock warning, from a worker, shortly before a turn
+clock runs out). Each notice goes on the player's own Redis stream, which the account-wide live
+stream (`/v1/me/events/stream`) follows, and to the player's webhooks.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from events.projector import Projection
+from events.store import StoredEvent
+
+log = logging.getLogger(__name__)
+
+KINDS = ("game_started", "your_turn", "undo_asked", "clock_warning", "game_over")
+INBOX_LENGTH = 1000  # notices kept per player (a client resumes within them by Last-Event-ID)
+
+
+def inbox_key(player_id: str) -> str:
+    return f"inbox:{player_id}"
+
+
+def player_games_key(player_id: str) -> str:
+    return f"players:{player_id}:games"
+
+
+def notices(game_id: str, projection: Projection,
+            appended: list[StoredEvent]) -> list[tuple[str, dict[str, Any]]]:
+    """(player id, notice) for every human player these appended events concern."""
+    if not appended:
+        return []
+    first = appended[0].version
+    types = {event.type for event in appended}
+    humans = {seat: info["player"] for seat, info in enumerate(projection.seats)
+              if info["kind"] == "human" and info.get("player")}
+    base = {"game_id": game_id, "game": projection.data["game"],
+            "version": projection.version}
+    out: list[tuple[str, dict[str, Any]]] = []
+    if "game_started" in types:
+        out += [(player, {**base, "kind": "game_started", "seat": seat})
+                for seat, player in humans.items()]
+    if projection.status == "running":
+        for key, opened in sorted(projection.opened.items()):
+            seat = int(key)
+            # A seat handed to a bot is the bot's to answer; its player is not asked.
+            if seat in humans and opened["since"] >= first and \
+                    not projection.seats[seat].get("bot"):
+                out.append((humans[seat], {**base, "kind": "your_turn", "seat": seat,
+                                           "since": opened["since"],
+                                           "label": opened.get("label", ""),
+                                           "kinds": opened["kinds"],
+                                           "deadline": projection.deadline(seat)}))
+    undo = projection.data.get("undo")
+    if "undo_requested" in types and undo and undo.get("waiting"):
+        out += [(player, {**base, "kind": "undo_asked", "seat": seat, "by": undo.get("by"),
+                          "to_version": undo.get("to_version")})
+                for seat, player in humans.items() if seat != undo.get("by")]
+    if "game_finished" in types:
+        result = projection.data.get("result") or {}
+        out += [(player, {**base, "kind": "game_over", "seat": seat,
+                          "won": seat in result.get("winners", [])})
+                for seat, player in humans.items()]
+    return out
+
+
+class Inbox:
+    """Players' notice streams in Redis, and the webhooks they feed."""
+
+    def __init__(self, client: Any, webhooks: Any = None):
+        self.redis = client
+        self.webhooks = webhooks
+
+    def after_append(self, game_id: str, projection: Projection,
+                     appended: list[StoredEvent]) -> None:
+        """Publish what these events mean to each player; never fail the append that happened."""
+        try:
+            created = projection.data.get("created_at") or 0
+            for event in appended:
+                if event.type == "seat_joined":
+                    self.remember_game(event.data["player"], game_id, created)
+            self.publish(notices(game_id, projection, appended))
+        except Exception:
+            log.warning("could not publish notices for game %s", game_id, exc_info=True)
+
+    def publish(self, items: Iterable[tuple[str, dict[str, Any]]]) -> list[str]:
+        """Add each notice to its player's stream (and webhooks); the notice ids."""
+        items = list(items)
+        if not items:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for player, notice in items:
+            pipe.xadd(inbox_key(player), {"notice": json.dumps(notice)},
+                      maxlen=INBOX_LENGTH, approximate=True)
+        ids = [_text(entry) for entry in pipe.execute()]
+        if self.webhooks is not None:
+            for (player, notice), notice_id in zip(items, ids, strict=True):
+                self.webhooks.notify(player, {**notice, "id": notice_id})
+        return ids
+
+    def read(self, player_id: str, after: str = "0-0", block_ms: int | None = None,
+             count: int = 100) -> list[dict[str, Any]]:
+        """Notices after stream id ``after`` (waiting up to ``block_ms`` when there are none)."""
+        key = inbox_key(player_id)
+        if block_ms is None:
+            entries = self.redis.xrange(key, f"({after}" if after != "0-0" else "-", "+",
+                                        count=count)
+        else:
+            reply = self.redis.xread({key: after}, count=count, block=block_ms)
+            entries = reply[0][1] if reply else []
+        return [{**json.loads(_text(fields[_key(fields, "notice")])), "id": _text(entry_id)}
+                for entry_id, fields in entries]
+
+    def latest(self, player_id: str) -> str:
+        """The id of the player's newest notice ("0-0" when there is none)."""
+        newest = self.redis.xrevrange(inbox_key(player_id), count=1)
+        return _text(newest[0][0]) if newest else "0-0"
+
+    def remember_game(self, player_id: str, game_id: str, created_at: float) -> None:
+        self.redis.zadd(player_games_key(player_id), {game_id: created_at}, nx=True)
+
+    def games(self, player_id: str, limit: int = 500) -> list[str]:
+        """The ids of games this player has sat at, newest first."""
+        return [_text(g) for g in self.redis.zrevrange(player_games_key(player_id), 0,
+                                                       limit - 1)]
+
+
+def _key(fields: dict[Any, Any], name: str) -> Any:
+    return name if name in fields else name.encode()
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def build_inbox(client: Any, followups: Any, config: Any) -> Inbox:
+    """The inbox with webhooks delivered through ``followups``'s queue (none without one)."""
+    from service.webhooks import Webhooks
+
+    enqueue = getattr(followups, "enqueue_webhook", None)
+    intervals = config.webhook_retry_seconds or None
+    webhooks = Webhooks(client, enqueue, allow_http=config.webhook_allow_http,
+                        **({"retry_intervals": intervals} if intervals else {}))
+    return Inbox(client, webhooks)
+
+
+MY_GAMES_FILTERS = ("all", "open", "running", "my_turn", "finished")
+
+
+def my_games(service: Any, player_id: str, which: str = "all",
+             limit: int = 100) -> list[dict[str, Any]]:
+    """The player's games with their seat and, when it is theirs to act, the prompt and its
+    deadline; ``my_turn`` lists the soonest deadline first."""
+    rows = []
+    for game_id in service.inbox.games(player_id, limit=500):
+        projection = service.projection(game_id)
+        seat = projection.seat_of(player_id)
+        if seat is None:
+            continue  # the player left before the game started
+        prompt = service.pending_public(projection).get(str(seat))
+        mine = prompt if prompt and not projection.seats[seat].get("bot") else None
+        row = {"id": game_id, "game": projection.data["game"], "status": projection.status,
+               "version": projection.version, "seat": seat, "your_turn": mine is not None,
+               "pending": mine, "created_at": projection.data.get("created_at"),
+               "result": projection.data.get("result")}
+        if which == "all" or which == row["status"] or (which == "my_turn" and mine):
+            rows.append(row)
+    if which == "my_turn":
+        rows.sort(key=lambda r: (r["pending"]["deadline"] is None,
+                                 r["pending"]["deadline"] or 0, r["pending"]["since"]))
+    return rows[:limit]

@@ -1,0 +1,79 @@
+"""Prometheus metrics (issue 14): what an operator graphs and alerts on.
+
+Under gunicorn and RQ every process counts for itself; with ``PROMETHEUS_MULTIPROC_DIR`` set
+(``tablestream serve`` sets it for the API and its workers) prometheus-client writes each
+process's values to files there and ``/metrics`` adds them up, so one scrape sees the API
+processes and the bot and clock workers together.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+from prometheus_client.core import GaugeMetricFamily
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+SLOW = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+
+REQUESTS = Counter("tablestream_http_requests_total", "HTTP requests by route and status",
+                   ["method", "route", "status"])
+REQUEST_SECONDS = Histogram("tablestream_http_request_seconds", "HTTP request latency by route",
+                            ["method", "route"], buckets=FAST)
+MOVE_SECONDS = Histogram("tablestream_move_seconds",
+                         "Deciding and appending one command, by sender", ["sender"],
+                         buckets=FAST)
+APPENDS = Counter("tablestream_appends_total", "Event batches appended to game logs")
+CONFLICTS = Counter("tablestream_append_conflicts_total",
+                    "Commands refused because the game had moved on (409)")
+BOT_TURN_SECONDS = Histogram("tablestream_bot_turn_seconds",
+                             "From a bot seat's prompt opening to its move appended",
+                             buckets=SLOW)
+CLOCK_LATENESS = Histogram("tablestream_clock_lateness_seconds",
+                           "From a turn clock's deadline to its expiry appended", buckets=SLOW)
+SSE_CONNECTIONS = Gauge("tablestream_sse_connections", "Open live event streams",
+                        multiprocess_mode="livesum")
+
+
+class QueueDepth:
+    """The RQ queue's waiting and scheduled jobs, read from Redis at scrape time."""
+
+    def __init__(self, followups: Any):
+        self.followups = followups
+
+    def collect(self) -> Any:
+        queue = getattr(self.followups, "queue", None)
+        if queue is None:
+            return
+        family = GaugeMetricFamily("tablestream_queue_jobs", "Jobs on the bot and clock queue",
+                                   labels=["state"])
+        try:
+            family.add_metric(["waiting"], queue.count)
+            family.add_metric(["scheduled"], queue.scheduled_job_registry.count)
+        except Exception:  # a scrape must not fail because Redis is down: /readyz says that
+            return
+        yield family
+
+
+def exposition(followups: Any) -> tuple[bytes, str]:
+    """The metrics page: every process's values (multiprocess mode) or this one's, plus the
+    queue depth read now."""
+    scrape = CollectorRegistry()
+    scrape.register(QueueDepth(followups))
+    if os.environ.get(MULTIPROC_ENV):
+        from prometheus_client import multiprocess
+
+        multiprocess.MultiProcessCollector(scrape)
+        return generate_latest(scrape), CONTENT_TYPE_LATEST
+    from prometheus_client import REGISTRY
+
+    return generate_latest(REGISTRY) + generate_latest(scrape), CONTENT_TYPE_LATEST

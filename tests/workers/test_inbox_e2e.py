@@ -1,0 +1,107 @@
+"""One account stream and one webhook follow a player's turns across two games (issue 14)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+
+from service.config import Config
+from service.http import create_app
+from service.webhooks import sign
+from tests.service.test_me_and_webhooks import Receiver
+from tests.workers.conftest import wait_for
+from workers import jobs
+
+
+@pytest.fixture
+def app_service(workers_url, workers_client, scheduler):
+    config = Config(redis_url=workers_url, rate_limit_per_second=0, sse_heartbeat_seconds=0.2,
+                    webhook_allow_http=True)
+    app = create_app(config, followups=scheduler, redis_client=workers_client)
+    jobs.use_service(app.extensions["tablestream"].service)  # webhook jobs run with its inbox
+    yield app
+    jobs.use_service(None)
+
+
+def _follow(client, headers, notices: list, stop: threading.Event) -> None:
+    response = client.get("/v1/me/events/stream", headers=headers, buffered=False)
+    for chunk in response.response:
+        text = chunk.decode() if isinstance(chunk, bytes) else chunk
+        for block in text.split("\n\n"):
+            data = [line[6:] for line in block.splitlines() if line.startswith("data: ")]
+            if data:
+                notices.append(json.loads(data[0]))
+        if stop.is_set():
+            break
+    response.close()
+
+
+def test_one_account_stream_and_a_webhook_get_each_turn_of_two_games_in_order(
+        app_service, drain):
+    client = app_service.test_client()
+    tokens = [client.post("/v1/players", json={"name": n}).json["token"] for n in ("ann", "bob")]
+    ann, bob = ({"Authorization": f"Bearer {t}"} for t in tokens)
+    receiver = Receiver()
+    try:
+        hook = client.post("/v1/me/webhooks", headers=ann, json={"url": receiver.url}).json
+        streamed: list = []
+        stop = threading.Event()
+        follower = threading.Thread(target=_follow, args=(client, ann, streamed, stop),
+                                    daemon=True)
+        follower.start()
+        time.sleep(0.5)  # the stream is open: it follows from now on
+        games = []
+        for _ in range(2):
+            game_id = client.post("/v1/games", headers=ann, json={
+                "game": "loot", "seats": [{"kind": "human"}, {"kind": "human"}]}).json["id"]
+            assert client.post(f"/v1/games/{game_id}/join", headers=bob).status_code == 200
+            assert client.post(f"/v1/games/{game_id}/start", headers=ann).status_code == 200
+            games.append(game_id)
+        expected: list[tuple[str, int]] = []  # (game, since) of each turn Ann was given
+        seen: set[tuple[str, int]] = set()
+
+        def note_anns_turns() -> None:
+            for game_id in games:
+                prompt = client.get(f"/v1/games/{game_id}").json["pending"].get("0")
+                if prompt and (game_id, prompt["since"]) not in seen:
+                    seen.add((game_id, prompt["since"]))
+                    expected.append((game_id, prompt["since"]))
+
+        note_anns_turns()
+        for move in range(12):
+            game_id = games[move % 2]
+            public = client.get(f"/v1/games/{game_id}").json
+            seat = int(sorted(public["pending"])[0])
+            headers = ann if seat == 0 else bob
+            mine = client.get(f"/v1/games/{game_id}", headers=headers).json
+            sent = client.post(f"/v1/games/{game_id}/commands", headers=headers, json={
+                **mine["legal_commands"][0], "expected_version": mine["version"]})
+            assert sent.status_code == 200, sent.json
+            note_anns_turns()
+        assert {g for g, _ in expected} == set(games), "Ann had a turn in both games"
+
+        def turns() -> list[tuple[str, int]]:
+            return [(n["game_id"], n["since"]) for n in streamed if n["kind"] == "your_turn"]
+
+        wait_for(lambda: len(turns()) >= len(expected), timeout=10,
+                 message="Ann's stream to carry every turn")
+        stop.set()
+        assert turns() == expected
+        assert [n["kind"] for n in streamed].count("game_started") == 2
+
+        drain()  # the worker's webhook jobs
+        pushed = [n for n in streamed if n["kind"] in ("your_turn", "undo_asked", "game_over")]
+        got = [json.loads(r["body"]) for r in receiver.received]
+        assert [n["id"] for n in got] == [n["id"] for n in pushed]  # each once, in order
+        for request in receiver.received:
+            assert request["headers"]["X-Tablestream-Signature"] == sign(
+                hook["secret"], int(request["headers"]["X-Tablestream-Timestamp"]),
+                request["body"])
+        deliveries = client.get(f"/v1/me/webhooks/{hook['id']}/deliveries", headers=ann).json
+        assert {d["status"] for d in deliveries} == {"delivered"}
+        assert len(deliveries) == len(pushed)
+    finally:
+        receiver.close()

@@ -162,6 +162,11 @@ def commands(state: State, seat: Seat, prompt: Prompt | None) -> list[Command]:
         if pay and has_power(state, seat, "tribot"):
             out += [{"type": REINFORCE, "cards": pay[0], "ship": s}
                     for s in sorted(set(state["fleet_discard"]))]
+    # Ending the maneuver comes before the moves: a ship may move back and forth, so a player
+    # who always sends the first legal command must still get out of the phase.
+    if END_PHASE in kinds and state["phase"] == "maneuver" and all(
+            n <= ZONE_LIMIT for n in zone_counts(state, seat).values()):
+        out.append({"type": END_PHASE})
     if MOVE in kinds and not under_effect(state, seat, "minefield"):
         for ship, zone in fleet(state, seat):
             origin = state["origins"].get(ship, zone)
@@ -170,8 +175,7 @@ def commands(state: State, seat: Seat, prompt: Prompt | None) -> list[Command]:
     if RAID_HAND in kinds and has_power(state, seat, "freep"):
         out += [{"type": RAID_HAND, "seat": s} for s in living(state)
                 if s != seat and state["hands"][s]]
-    if END_PHASE in kinds and (state["phase"] == "reinforce" or all(
-            n <= ZONE_LIMIT for n in zone_counts(state, seat).values())):
+    if END_PHASE in kinds and state["phase"] == "reinforce":
         out.append({"type": END_PHASE})
     if BLAST in kinds:
         out += _attack_commands(state, seat, hand)

@@ -5,6 +5,10 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from games import REGISTRY, UNLISTED
+
+# The hosted games by their stable names, for the OpenAPI document (the catalog has the details).
+LISTED_GAMES = ", ".join(sorted(name for name in REGISTRY if name not in UNLISTED))
 
 class PlayerCreate(ma.Schema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=40))
@@ -23,7 +27,8 @@ class SeatSpec(ma.Schema):
 
 
 class GameCreate(ma.Schema):
-    game = fields.String(required=True, metadata={"description": "Game type, see the catalog"})
+    game = fields.String(required=True, metadata={
+        "description": f"Game type ({LISTED_GAMES}); see the catalog for seats and options"})
     seats = fields.List(fields.Nested(SeatSpec), required=True,
                         validate=validate.Length(min=1, max=16))
     options = fields.Dict(load_default=dict)

@@ -362,3 +362,61 @@ def test_an_eliminated_player_discards_every_card_and_the_last_command_ship_wins
     assert {DESTROYER2, CRUISER2, ZEUS} <= set(after["fleet_discard"])
     assert after["result"] is None
     assert conserved(after)
+
+
+def test_boarding_party_needs_room_in_the_boarders_fleet():
+    card = plain("boarding_party")
+    full = {z: [s] for z, s in zip(ZONES, ["ship-20", "ship-21", "ship-22", "ship-23"],
+                                    strict=True)}
+    full["e"] = [CRUISER, "ship-24", "ship-25"]
+    for z, extra in (("n", ["ship-26", "ship-27"]), ("s", ["ship-28", "ship-29"]),
+                     ("w", ["ship-30", "ship-31"])):
+        full[z] += extra
+    state = table(fleets(a=full), [[BEAM, DH, card]])
+    state, _ = run(state, (A, blast(BEAM, CRUISER, CRUISER2)), (A, {"type": "direct_hit",
+                                                                    "card": DH}))
+    given_state(GAME, state).when(effect(card, zone="n"), A).rejected("zone_full")
+
+
+def test_boarding_and_concussive_work_on_fleet_ships_only():
+    b = {"n": [DESTROYER2], "e": [], "s": [ZEUS], "w": [SCOUT2]}
+    cards = [plain("boarding_party"), plain("concussive_blast")]
+    state = table(fleets(b=b), [[BEAM, DH, *cards]])
+    state, _ = run(state, (A, blast(BEAM, CRUISER, B_RACE)), (A, {"type": "direct_hit",
+                                                                  "card": DH}))
+    given_state(GAME, state).when(effect(cards[0], zone="n"), A).rejected("not_a_fleet_ship")
+    given_state(GAME, state).when(effect(cards[1], moves={}), A).rejected("not_a_fleet_ship")
+
+
+def test_the_command_ship_never_moves():
+    state = table(fleets(), [[]], phase="maneuver")
+    given_state(GAME, state).when({"type": "move", "ship": A_RACE, "zone": "n"},
+                                  A).rejected("not_your_ship")
+
+
+def test_the_extra_blast_may_open_a_new_direct_hit():
+    state, _ = run(table(fleets(), [[BEAM, BEAM2, DH, plain("direct_hit", 2)]]),
+                   (A, blast(BEAM, DREAD, ZEUS)), (A, {"type": "direct_hit", "card": DH}),
+                   (A, blast(BEAM2, DREAD, ZEUS)))
+    assert state["dh"] == {"ship": DREAD, "target": ZEUS, "stage": "hit"}
+
+
+def test_a_cancelled_or_missed_attack_still_turns_the_ship():
+    state = table(fleets(), [[LASER, BEAM]], options={"sound_effects": "strict"})
+    state, _ = run(state, (A, blast(LASER, DESTROYER, DESTROYER2, "")))
+    given_state(GAME, state).when(blast(BEAM, DESTROYER, DESTROYER2), A).rejected("already_fired")
+
+
+def test_explain_names_the_checks_a_blast_passed():
+    b = {"n": [], "e": [CRUISER2], "s": [ZEUS], "w": [SCOUT2]}
+    lines = GAME.explain(table(fleets(b=b), [[LASER]]), blast(LASER, DESTROYER, B_RACE), A)
+    text = "\n".join(lines)
+    assert "Turret match" in text and "Target exposed" in text and "Sound effect" in text
+    refused = GAME.explain(table(fleets(), [[MAG]]), blast(MAG, CRUISER, CRUISER2), A)
+    assert refused[-1].startswith("Rejected (no_matching_turret)")
+
+
+def test_a_spacedock_repairs_only_your_own_fleet():
+    state = table(fleets(), [["spacedock-1"]], under={CRUISER2: [LASER]})
+    given_state(GAME, state).when(play("spacedock-1", ship=CRUISER2, blast=LASER),
+                                  A).rejected("not_your_ship")

@@ -60,6 +60,36 @@ def _score(view: dict[str, Any], command: Command) -> float:
     return dealt * 5 - left - fleet_left / 20
 
 
+JUNK = {"ramming_speed": 7, "catastrophic_damage": 3, "boarding_party": 5, "bridge_hit": 5,
+        "concussive_blast": 6, "direct_hit": 5, "spacedock": 4, "asteroids": 4, "minefield": 4,
+        "evasive_action": -5, "temporal_flux": -5}
+
+
+def _junk(view: dict[str, Any], card: str, seat: int) -> int:
+    """How little a hand card is worth keeping: a Blast no ship of ours can fire, a Squadron
+    with no carrier, the combo cards; icons make a card worth keeping for reinforcements."""
+    ships = [s for z in view["zones"][seat].values() for s in z]
+    turrets = {t for s in ships for t in SHIPS[s].turrets}
+    k = kind(card)
+    score = JUNK.get(k, 1)
+    if ACTIONS[card].turret is not None and ACTIONS[card].turret not in turrets:
+        score = 10
+    if k in ("fighter", "bomber") and not any(SHIPS[s].cls == "carrier" for s in ships):
+        score = 8
+    return score - 2 * len(ACTIONS[card].icons)
+
+
+def _discard(view: dict[str, Any], legal: list[Command], seat: int) -> Command:
+    """Cycle the hand: with 5 or more cards nothing would be drawn, so the least useful goes."""
+    singles = [c for c in legal if c["type"] == "discard" and len(c["cards"]) == 1]
+    if not singles:
+        return {"type": "discard", "cards": []}
+    worst = max(singles, key=lambda c: _junk(view, c["cards"][0], seat))
+    if len(view["hand"]) >= 5 or _junk(view, worst["cards"][0], seat) >= 8:
+        return worst
+    return {"type": "discard", "cards": []}
+
+
 def _setup(legal: list[Command]) -> Command:
     return max(legal, key=lambda c: (sum(SHIPS[s].hull for s in c["zones"].values()),
                                      -SHIPS[c["zones"]["n"]].speed))
@@ -129,8 +159,12 @@ def _attack(view: dict[str, Any], legal: list[Command], seat: int) -> Command:
         if dh["stage"] == "hit" and by_type.get("direct_hit"):
             return by_type["direct_hit"][0]
     misc = by_type.get("play_card", [])
-    for wanted in ("reinforcements", "strategic_allocation"):
-        found = [c for c in misc if kind(c["card"]) == wanted]
+    # Strategic Allocation only while the hand is short: with most of the deck in hand it
+    # would draw itself back from the reshuffled discard pile for ever.
+    wanted = ("reinforcements", "strategic_allocation") if len(view["hand"]) < 8 else (
+        "reinforcements",)
+    for name in wanted:
+        found = [c for c in misc if kind(c["card"]) == name]
         if found:
             return found[0]
     for command in by_type.get("sweep", []):
@@ -176,7 +210,7 @@ def basic_bot(view: dict[str, Any], legal: list[Command], rng: Rng) -> Command:
                                                    >= _left(view, c["target"]),
                                                    -_left(view, c["target"])))
         else:
-            choice = {"type": "discard", "cards": []}
+            choice = _discard(view, legal, seat)
     elif "draw" in kinds:
         salvage = [c for c in legal if c["type"] == "salvage_blasts"]
         choice = max(salvage, key=lambda c: len(c["cards"])) if salvage else {"type": "draw"}

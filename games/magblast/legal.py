@@ -333,6 +333,13 @@ def explain(game: Game, state: State, command: Command, seat: Seat) -> list[str]
     elif kind_ == MOVE:
         lines.append(f"{command['ship']} has speed {SHIPS[command['ship']].speed}: the move is "
                      "within that many zone steps of where it began the maneuver.")
+    elif kind_ in (RESPOND, CRANIUM):
+        link = chain.top(state)
+        lines.append(f"Seat {seat} was the seat asked: the first in turn order after seat "
+                     f"{link['seat']} that had not passed and could answer {link['card']}.")
+        lines.append("Temporal Flux answers an opponent's action card; Evasive Action, an "
+                     "intercepting Fighter or Cranium Consortium answer an attack on your own "
+                     "ship (magblast.md §4c).")
     elif kind_ == REINFORCE:
         lines.append("The cards paid show 3 icons of one kind or one of each, and every card "
                      "was needed; a zone had room.")

@@ -18,7 +18,11 @@ Choices where both texts are silent (each has a test in tests/games/test_magblas
   before anyone answers it (``stay_silent`` misses); "strict": it misses at once;
 - No Mercy: the current player proposes once a turn; on agreement the current turn ends and the
   lowest standing hull starts (ties at random);
-- Asteroids and Minefield played by an eliminated player are discarded with their cards.
+- Asteroids and Minefield played by an eliminated player are discarded with their cards;
+- a window's prompt goes only to a seat that could answer (as AQ), so being asked tells the
+  table that seat holds an answer; a seat with none is never asked;
+- the ``deal`` option (a scenario's stacked deal) is part of the game's options, which every
+  seat can read: it is meant for teaching scenarios and tests, not for secret deals.
 """
 
 from __future__ import annotations

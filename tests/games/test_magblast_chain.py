@@ -217,3 +217,10 @@ def test_the_events_of_a_window_are_the_cards_put_on_the_table():
         ev("card_cancelled", card=BEAM, seat=A, by="evade", by_seat=B),
         ev("card_settled", card=BEAM, to="discard", owner=A),
         ev("chain_closed"))
+
+
+def test_explain_says_why_a_seat_was_asked():
+    state = table(FLEETS[:2], [[BEAM], [EVADE]])
+    state, _ = run(state, (A, blast(BEAM, CRUISER, CRUISER2)))
+    text = "\n".join(GAME.explain(state, respond(EVADE), B))
+    assert "was the seat asked" in text and "Then: response_made" in text

@@ -281,3 +281,13 @@ def test_every_setup_and_phase_step_keeps_all_cards_accounted_for():
 def test_given_helper_folds_a_real_opening():
     events = GAME.setup(2, GAME.load_options({}), Rng("o"))
     assert given(GAME, *events).state["phase"] == "setup"
+
+
+def test_a_player_may_reinforce_again_while_they_can_pay():
+    again = [with_icons("laser_blast", "circle"), with_icons("laser_blast", "diamond"),
+             with_icons("fighter", "star")]
+    state = _reinforce_table(STAR + again, fleet_top=[CARRIER, DINK])
+    state, _ = GAME.step(state, {"type": "reinforce", "cards": STAR}, A, Rng("x"))
+    state, _ = GAME.step(state, {"type": "place_ship", "ship": CARRIER, "zone": "e"}, A, Rng("x"))
+    state, _ = GAME.step(state, {"type": "reinforce", "cards": again}, A, Rng("x"))
+    assert state["placing"]["ships"] == [DINK] and conserved(state)

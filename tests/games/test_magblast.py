@@ -286,8 +286,8 @@ def test_given_helper_folds_a_real_opening():
 def test_a_player_may_reinforce_again_while_they_can_pay():
     again = [with_icons("laser_blast", "circle"), with_icons("laser_blast", "diamond"),
              with_icons("fighter", "star")]
-    state = _reinforce_table(STAR + again, fleet_top=[CARRIER, DINK])
+    state = _reinforce_table(STAR + again, fleet_top=[CARRIER, "ship-02"])
     state, _ = GAME.step(state, {"type": "reinforce", "cards": STAR}, A, Rng("x"))
     state, _ = GAME.step(state, {"type": "place_ship", "ship": CARRIER, "zone": "e"}, A, Rng("x"))
     state, _ = GAME.step(state, {"type": "reinforce", "cards": again}, A, Rng("x"))
-    assert state["placing"]["ships"] == [DINK] and conserved(state)
+    assert state["placing"]["ships"] == ["ship-02"] and conserved(state)

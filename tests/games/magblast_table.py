@@ -67,6 +67,7 @@ def table(fleets: list[dict[str, Any]], hands: list[list[str]] = (), *,
         action_deck=list(action_top) + [c for c in ACTION_IDS if c not in named_cards],
         under={s: [[c, ACTIONS[c].damage] for c in cards] for s, cards in under.items()},
         turn=turn, turn_number=1, phase=phase, started=[started] * n)
+    assert conserved(state), "a scripted table names a ship or card twice"
     return state
 
 

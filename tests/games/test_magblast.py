@@ -156,7 +156,7 @@ ONE_EACH = [with_icons("laser_blast", "star"), with_icons("laser_blast", "circle
 
 def _reinforce_table(hand, zones=None, **kw):
     return table([zones or four(SCOUT, CRUISER, DREAD, DESTROYER),
-                  four(DINK, SCOUT2, ZEUS, CRUISER2)], [hand], phase="reinforce", **kw)
+                  four("ship-08", "ship-09", ZEUS, CRUISER2)], [hand], phase="reinforce", **kw)
 
 
 def test_three_alike_buy_the_top_fleet_ship_placed_in_any_zone_after_seeing_it():
@@ -197,7 +197,7 @@ def test_a_zone_holds_at_most_three_ships():
 
 
 def test_a_full_fleet_cannot_reinforce():
-    ids = [s for s in SHIPS if s not in (DINK, SCOUT2, ZEUS, CRUISER2)][:12]
+    ids = [s for s in SHIPS if s not in ("ship-08", "ship-09", ZEUS, CRUISER2)][:12]
     zones = {z: ids[i * 3:i * 3 + 3] for i, z in enumerate(ZONES)}
     given_state(GAME, _reinforce_table(STAR, zones=zones)).when(
         {"type": "reinforce", "cards": STAR}, A).rejected("fleet_full")
@@ -230,7 +230,7 @@ def test_a_ship_moves_as_many_steps_as_its_speed():
 
 def test_a_zone_may_pass_three_ships_during_the_maneuver_but_not_when_it_ends():
     zones = {"n": [SCOUT, SCOUT2, DINK], "e": [CRUISER], "s": [DREAD], "w": [DESTROYER]}
-    state = table([zones, four("ship-05", "ship-06", ZEUS, CRUISER2)], [[]], phase="maneuver")
+    state = table([zones, four("ship-08", "ship-09", ZEUS, CRUISER2)], [[]], phase="maneuver")
     state, _ = GAME.step(state, {"type": "move", "ship": CRUISER, "zone": "n"}, A, Rng("x"))
     assert len(state["zones"][A]["n"]) == 4
     given_state(GAME, state).when({"type": "end_phase"}, A).rejected("zone_over_limit")
@@ -262,7 +262,7 @@ def test_rulebook_example_soyeon_focuses_on_yunkyungs_red_zone():
 
 def test_the_turn_passes_to_the_next_living_player_and_starts_with_the_discard_phase():
     state = table([four(SCOUT, CRUISER, DREAD, DESTROYER), four(DINK, SCOUT2, ZEUS, CRUISER2),
-                   four("ship-05", "ship-06", "ship-07", "ship-08")])
+                   four("ship-06", "ship-07", "ship-08", "ship-09")])
     state["alive"][B] = False
     state["zones"][B] = {z: [] for z in ZONES}
     state["fleet_deck"] += [DINK, SCOUT2, ZEUS, CRUISER2]

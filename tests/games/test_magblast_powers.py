@@ -150,7 +150,7 @@ def test_brotherhood_of_peace_moves_a_blast_onto_an_enemy_ship():
 
 def _four_players(options):
     fleets = [four(DESTROYER, CRUISER, DREAD, SCOUT), four(DESTROYER2, CRUISER2, ZEUS, SCOUT2),
-              four("ship-35", "ship-15", "ship-29", "ship-06"),
+              four("ship-38", "ship-15", "ship-29", "ship-06"),
               four("ship-36", "ship-16", "ship-30", "ship-07")]
     return table(fleets, [[BEAM]], options=options)
 

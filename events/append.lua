@@ -3,16 +3,20 @@
 -- KEYS[1] {g:<id>}:meta   KEYS[2] {g:<id>}:log   KEYS[3] {g:<id>}:cmds
 -- ARGV[1] expected version   ARGV[2] prev: the last_hash the caller chained its hashes from
 -- ARGV[3] command id ("" for none)   ARGV[4] n events   ARGV[5] n meta fields
+-- ARGV[6] sha256 of the command as sent ("" for none: a machine's command or no command id)
 -- then 8 values per event: type, data, seat, cmd, at, prev, hash, command ("" for none)
 -- (its version is expected + i)
 -- then n meta field/value pairs.
 --
--- Returns {"ok", first, last} | {"dup", first, last} | {"conflict", actual} | {"notfound"}.
+-- Returns {"ok", first, last} | {"dup", first, last} | {"reused", first, last}
+--       | {"conflict", actual} | {"notfound"}.
+-- The command hash records what the id was first used for ("first:last:sha", or "first:last" in
+-- records older than the hash): the same id with another command is "reused" and appends nothing.
 -- Every check runs before the first write: a Lua error after a write would not roll back.
 
 local meta, log, cmds = KEYS[1], KEYS[2], KEYS[3]
 local expected = tonumber(ARGV[1])
-local prev, cmd = ARGV[2], ARGV[3]
+local prev, cmd, body = ARGV[2], ARGV[3], ARGV[6]
 local n, nmeta = tonumber(ARGV[4]), tonumber(ARGV[5])
 
 local state = redis.call('HMGET', meta, 'version', 'last_hash')
@@ -24,8 +28,11 @@ end
 if cmd ~= '' then
   local seen = redis.call('HGET', cmds, cmd)
   if seen then
-    local sep = string.find(seen, ':', 1, true)
-    return {'dup', string.sub(seen, 1, sep - 1), string.sub(seen, sep + 1)}
+    local first, last, hash = string.match(seen, '^(%d+):(%d+):?(%x*)$')
+    if body ~= '' and hash ~= '' and hash ~= body then
+      return {'reused', first, last}
+    end
+    return {'dup', first, last}
   end
 end
 
@@ -43,7 +50,7 @@ end
 
 local last_hash = prev
 for i = 1, n do
-  local base = 5 + (i - 1) * 8
+  local base = 6 + (i - 1) * 8
   local version = expected + i
   if ARGV[base + 8] == '' then
     redis.call('XADD', log, version .. '-0',
@@ -60,10 +67,14 @@ end
 
 local first, last = expected + 1, expected + n
 if cmd ~= '' then
-  redis.call('HSET', cmds, cmd, first .. ':' .. last)
+  local record = first .. ':' .. last
+  if body ~= '' then
+    record = record .. ':' .. body
+  end
+  redis.call('HSET', cmds, cmd, record)
 end
 redis.call('HSET', meta, 'version', last, 'last_hash', last_hash)
-local mbase = 5 + n * 8
+local mbase = 6 + n * 8
 for i = 1, nmeta do
   redis.call('HSET', meta, ARGV[mbase + 2 * i - 1], ARGV[mbase + 2 * i])
 end

@@ -20,6 +20,7 @@ from events.projector import (
     Projection,
     apply,
     empty,
+    takeback_barrier,
     with_batch_ends,
 )
 from events.store import StoredEvent
@@ -304,10 +305,24 @@ class _Rerun:
         if self.events[target - 1].cmd == self.events[target].cmd:
             raise _Bad(event.version, f"rewound into the middle of the move at {target}")
         barriers = self.game.undo_barriers | UNDO_BARRIERS
-        for crossed in self.events[target:event.version - 1]:
+        window = self.events[target:event.version - 1]
+        for crossed in window:
             if crossed.type in barriers:
                 raise _Bad(event.version, f"rewound across {crossed.type} at version "
                                           f"{crossed.version}, which no takeback may cross")
+        asked = next((e for e in reversed(window) if e.type == "undo_requested"), None)
+        seat = asked.data.get("seat") if asked is not None else None
+        if not isinstance(seat, int) or not 0 <= seat < len(self.projection.seats):
+            raise _Bad(event.version, "rewound with no takeback request by a seat before it")
+        try:
+            crossed = takeback_barrier(self.history[target], window, seat,
+                                       lambda version: self.history[version])
+        except Exception as exc:  # a tampered payload may break the fold in any way
+            raise _Bad(event.version, f"the takeback cannot be checked: {exc!r}") from None
+        if crossed is not None:
+            raise _Bad(event.version, f"rewound across {crossed.type} at version "
+                                      f"{crossed.version}, which showed someone what the "
+                                      "requester did not know")
 
     def _platform_checks(self, event: StoredEvent) -> None:
         if event.type == "game_created" and event.version != 1:

@@ -19,6 +19,12 @@ def canonical(obj: Any) -> bytes:
                       allow_nan=False).encode("utf-8")
 
 
+def command_digest(command: Any) -> str:
+    """The sha256 hex digest of a command as sent (canonical JSON), to tell a retry of it from
+    another command under the same id."""
+    return hashlib.sha256(canonical(command)).hexdigest()
+
+
 def event_hash(version: int, type: str, data: Any, seat: str, cmd: str, at: int,
                prev: str, command: Any = None) -> str:
     """Return the sha256 hex digest of an event's canonical envelope chained to ``prev``.

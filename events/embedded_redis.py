@@ -8,6 +8,7 @@ import atexit
 import contextlib
 import fcntl
 import json
+import logging
 import os
 import signal
 import socket
@@ -28,6 +29,9 @@ LOG_FILE = "redis.log"
 FSYNC_POLICIES = ("always", "everysec", "no")
 START_TIMEOUT = 60.0  # generous: a server replaying a long append-only file answers LOADING
 STOP_TIMEOUT = 30.0
+AOF_RECOVERY_WAIT = 3.0  # s a stop waits for a failed append-only file write to clear
+
+log = logging.getLogger(__name__)
 
 
 def server_binary() -> Path:
@@ -70,23 +74,42 @@ class EmbeddedRedis:
         """True when the server answers PING."""
         return _ping(self.port)
 
-    def stop(self) -> None:
-        """Shut the server down cleanly (SHUTDOWN, then wait) if this process started it."""
+    def stop(self) -> bool:
+        """Shut the server down cleanly (SHUTDOWN, then wait) if this process started it.
+
+        Returns False, and says so on stderr and in the log, when the server was left running
+        because its append-only file cannot be written (a full disk): writes Redis acknowledged
+        since then exist only in its memory, and any shutdown would lose them (issue 9 item 7).
+        Freed space lets Redis write them by itself; the next start reuses the server.
+        """
         # A forked child (gunicorn worker) inherits this object and the atexit hook; only the
         # process that started the server may stop it, or one worker exiting would stop everyone.
         if self.process is None or os.getpid() != self._owner_pid:
-            return
+            return True
         with self._stop_lock:
-            process, self.process = self.process, None
+            process = self.process
             if process is None or process.poll() is not None:
-                return
+                self.process = None
+                return True
             client = _probe(self.port, timeout=STOP_TIMEOUT)
             try:
-                # SHUTDOWN fsyncs the append-only file before exiting, so "everysec" loses nothing
-                # on a clean stop.
-                client.shutdown()
-            except redis.RedisError:
-                process.terminate()  # SIGTERM makes Redis run the same clean shutdown
+                error = _aof_error_after(client, AOF_RECOVERY_WAIT)
+                if error is not None:
+                    message = (f"embedded Redis (pid {process.pid}, port {self.port}) left "
+                               f"running: {error} in {self.data_dir}. Writes it acknowledged "
+                               "since are only in its memory and a shutdown would lose them. "
+                               "Free disk space: Redis then writes them itself, and the next "
+                               "start reuses this server.")
+                    log.error(message)
+                    print(message, file=sys.stderr, flush=True)
+                    return False
+                self.process = None
+                try:
+                    # SHUTDOWN fsyncs the append-only file before exiting, so "everysec" loses
+                    # nothing on a clean stop (its AOF was writable just now).
+                    client.shutdown()
+                except redis.RedisError:
+                    process.terminate()  # SIGTERM makes Redis run the same clean shutdown
             finally:
                 client.close()
             try:
@@ -95,6 +118,7 @@ class EmbeddedRedis:
                 process.kill()
                 process.wait()
             _remove_port_file(self.data_dir, self.port)
+            return True
 
     def __enter__(self) -> EmbeddedRedis:
         return self
@@ -104,8 +128,11 @@ class EmbeddedRedis:
 
 
 def start(data_dir: str | os.PathLike[str] | None = None,
-          appendfsync: str | None = None) -> EmbeddedRedis:
-    """Return the live server for ``data_dir``, starting one if none answers."""
+          appendfsync: str | None = None, port: int | None = None) -> EmbeddedRedis:
+    """Return the live server for ``data_dir``, starting one if none answers.
+
+    ``port``: try this port first (a supervisor restarting a dead server, so that every client
+    holding its URL reconnects to the same data); a free one if it is taken."""
     directory = Path(data_dir if data_dir is not None else default_data_dir()).resolve()
     policy = appendfsync or default_appendfsync()
     if policy not in FSYNC_POLICIES:
@@ -113,10 +140,10 @@ def start(data_dir: str | os.PathLike[str] | None = None,
     directory.mkdir(parents=True, exist_ok=True)
     # The lock makes "is one running? if not, start one" atomic across processes.
     with _locked(directory / LOCK_FILE):
-        port = _live_port(directory)
-        if port is not None:
-            return EmbeddedRedis(port, directory, None)
-        server = _launch(directory, policy)
+        live = _live_port(directory)
+        if live is not None:
+            return EmbeddedRedis(live, directory, None)
+        server = _launch(directory, policy, port)
     atexit.register(server.stop)
     return server
 
@@ -137,12 +164,12 @@ def redis_url() -> str:
         return _shared.url
 
 
-def _launch(directory: Path, policy: str) -> EmbeddedRedis:
-    """Start redis-server on a free port and wait until it answers."""
+def _launch(directory: Path, policy: str, preferred: int | None = None) -> EmbeddedRedis:
+    """Start redis-server on ``preferred`` (else a free port) and wait until it answers."""
     last_error = ""
     # A free port can be taken between probing and binding; a few tries cover that race.
-    for _ in range(5):
-        port = _free_port()
+    for attempt in range(5):
+        port = preferred if preferred is not None and attempt == 0 else _free_port()
         args = [str(server_binary()), "--port", str(port), "--bind", "127.0.0.1",
                 "--dir", str(directory), "--daemonize", "no",
                 "--appendonly", "yes", "--appendfsync", policy, "--appendfilename",
@@ -192,6 +219,10 @@ def _ping(port: int) -> bool:
     client = _probe(port)
     try:
         return bool(client.ping())
+    except redis.ResponseError as exc:
+        # While its append-only file cannot be written Redis refuses even PING (MISCONF), yet
+        # it is alive, and holds acknowledged writes that only it has.
+        return str(exc).startswith("MISCONF")
     except redis.RedisError:
         return False
     finally:
@@ -205,6 +236,23 @@ def _probe(port: int, timeout: float = 2.0) -> redis.Redis:
     return redis.Redis(host="127.0.0.1", port=port, socket_timeout=timeout,
                        socket_connect_timeout=2, decode_responses=True,
                        retry=Retry(NoBackoff(), 0))
+
+
+def _aof_error_after(client: redis.Redis, wait: float) -> str | None:
+    """The server's append-only file error if it lasts ``wait`` seconds (Redis retries the write
+    every second, so a disk that just got room clears it), else None. None too when the server
+    cannot even answer INFO: then there is nothing better to do than the usual shutdown."""
+    from events.redis_store import aof_write_error
+
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            error = aof_write_error(client)
+        except redis.RedisError:
+            return None
+        if error is None or time.monotonic() >= deadline:
+            return error
+        time.sleep(0.1)
 
 
 def _free_port() -> int:
@@ -271,8 +319,8 @@ def main(argv: list[str] | None = None) -> int:
                 print("embedded redis exited unexpectedly", file=sys.stderr)
                 return 1
     finally:
-        server.stop()
-    return 0
+        stopped = server.stop()
+    return 0 if stopped else 1
 
 
 if __name__ == "__main__":

@@ -9,14 +9,17 @@ store I/O (snapshot + tail) is in ``Projector``.
 from __future__ import annotations
 
 import json
+import logging
 import pickle
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from events.store import EventStore, Snapshot, StoredEvent
 from games import get_game
-from games.core import Event, Game
+from games.core import SPECTATOR, Event, Game
+
+log = logging.getLogger(__name__)
 
 # Events the platform folds itself; everything else belongs to the game's rules.
 PLATFORM_EVENTS = frozenset({
@@ -26,6 +29,12 @@ PLATFORM_EVENTS = frozenset({
     "dispute_opened", "dispute_ruled",
 })
 
+# Platform events about the play rather than in it: filed by a seat, but not its move, so they
+# never reopen its decision. Were they to, a seat could reset its own running clock at will by
+# disputing or asking for a takeback (issue 9 item 4).
+ASIDES = frozenset({"dispute_opened", "dispute_ruled", "undo_requested", "undo_accepted",
+                    "undo_declined"})
+
 # Platform events no takeback may cross (a game's deal and draws are its own undo barriers).
 UNDO_BARRIERS = frozenset({"game_started", "game_finished", "seed_revealed"})
 
@@ -34,10 +43,20 @@ SNAPSHOT_EVERY = 25
 # Command-id prefixes of commands the server sends on a seat's behalf (clock, bot).
 MACHINE_COMMANDS = ("clock:", "bot:")
 
+# Prefix of every command id a client chose (``p:<player id>:<its id>``): scoped to its sender,
+# so no client can take a machine's id or another player's (issue 9 item 2).
+CLIENT_COMMANDS = "p:"
+
 
 def machine_command_id(kind: str, game_id: str, seat: int, since: int) -> str:
     """Deterministic id for a command the server sends for a seat, so a job run twice acts once."""
     return f"{kind}:{game_id}:{seat}:{since}"
+
+
+def client_command_id(player_id: str, command_id: str) -> str:
+    """The stored id of a command id a player's client chose: the same id from another player
+    is another id, and none can equal a machine's (those never start with ``p:``)."""
+    return f"{CLIENT_COMMANDS}{player_id}:{command_id}"
 
 
 def is_platform_event(event_type: str) -> bool:
@@ -126,7 +145,7 @@ def apply(projection: Projection, event: StoredEvent, rewind_to: Projection | No
     data = projection.data
     kind, payload = event.type, event.data
     actors = data.setdefault("actors", [])
-    if event.seat not in actors:
+    if event.seat not in actors and kind not in ASIDES:
         actors.append(event.seat)
     if kind == "rewound":
         if rewind_to is None:
@@ -228,14 +247,18 @@ def fold(events: Iterable[StoredEvent], projection: Projection | None = None,
     projection copy) serves rewinds."""
     projection = projection or empty()
     history = history if history is not None else {}
-    for event, batch_end in with_batch_ends(list(events)):
+    events = list(events)
+    # Only the versions some rewind goes back to need keeping.
+    targets = {e.data["to_version"] for e in events if e.type == "rewound"}
+    for event, batch_end in with_batch_ends(events):
         if upto is not None and event.version > upto:
             break
         rewind_to = None
         if event.type == "rewound":
             rewind_to = history[event.data["to_version"]]
         apply(projection, event, rewind_to, batch_end)
-        history[event.version] = projection.copy()
+        if event.version in targets:
+            history[event.version] = projection.copy()
     return projection
 
 
@@ -250,6 +273,39 @@ def with_batch_ends(events: list[StoredEvent], following: StoredEvent | None = N
         yield event, after is None or after.cmd != event.cmd
 
 
+def takeback_barrier(start: Projection, window: list[StoredEvent], requester: int,
+                     rewind_to: Callable[[int], Projection]) -> StoredEvent | None:
+    """The first event of ``window`` that a takeback by ``requester`` to ``start`` (the
+    projection at the target version; ``window``, the events after it) may not cross, or None.
+
+    That is an event of a barrier type (the platform's or the game's ``undo_barriers``), or one
+    that brought into anyone's sight something the requester did not know then (``reveals``):
+    taking it back would return, say, a card a bot played from its hand to that hand while
+    everyone has seen it. What the requester alone knew (their own card, played) they may take
+    back. ``rewind_to`` loads the projection an earlier ``rewound`` in the window goes back to.
+    """
+    game = start.game
+    barriers = game.undo_barriers | UNDO_BARRIERS
+    crossed = next((e for e in window if e.type in barriers), None)
+    if crossed is not None:
+        return crossed
+    projection = start.copy()
+    viewers: list[int | str] = [*range(len(projection.seats)), SPECTATOR]
+    hidden = [game.secrets(projection.state, v) for v in viewers]
+    for event, batch_end in with_batch_ends(window):
+        rewind = rewind_to(event.data["to_version"]) if event.type == "rewound" else None
+        apply(projection, event, rewind, batch_end)
+        after = [game.secrets(projection.state, v) for v in viewers]
+        if not is_platform_event(event.type):
+            unknown = hidden[requester]
+            played = Event(event.type, event.data)
+            for viewer, before, now in zip(viewers, hidden, after, strict=True):
+                if game.reveals(played, before, now, viewer) & unknown:
+                    return event
+        hidden = after
+    return None
+
+
 def fold_upto(events: list[StoredEvent], version: int) -> Projection:
     """The projection as of ``version`` from a full log (pure; used by replay and audit)."""
     history: dict[int, Projection] = {0: empty()}
@@ -257,40 +313,56 @@ def fold_upto(events: list[StoredEvent], version: int) -> Projection:
 
 
 class Projector:
-    """Loads projections from the store: snapshot, then the tail, folded; writes snapshots."""
+    """Loads projections from the store: the nearest snapshot, then the tail, folded; keeps a
+    snapshot every ``snapshot_every`` events, so any version (latest, replayed, rewound to)
+    costs at most that many events to fold."""
 
     def __init__(self, store: EventStore, snapshot_every: int = SNAPSHOT_EVERY):
         self.store = store
         self.snapshot_every = snapshot_every
 
     def load(self, game_id: str, base: Projection | None = None,
-             upto: int | None = None) -> Projection:
-        """The projection at ``upto`` (default: latest). ``base`` is a newer cache to start from."""
+             upto: int | None = None, save: bool = True) -> Projection:
+        """The projection at ``upto`` (default: latest), from the nearest snapshot at or below
+        it. ``base`` is a newer cache (or ``empty()``) to start from instead."""
         if base is None:
-            snapshot = self.store.load_snapshot(game_id) if upto is None else None
+            snapshot = self.store.load_snapshot(game_id, upto)
             base = Projection(snapshot.state) if snapshot else empty()
         # One event past ``upto`` tells whether ``upto`` closes its batch.
         tail = self.store.read(game_id, base.version + 1, None if upto is None else upto + 1)
         following = tail.pop() if upto is not None and tail and tail[-1].version > upto else None
-        return self.extend(game_id, base, tail, snapshot=upto is None, following=following)
+        return self.extend(game_id, base, tail, snapshot=save, following=following)
 
     def extend(self, game_id: str, projection: Projection, tail: list[StoredEvent],
                snapshot: bool = True, following: StoredEvent | None = None) -> Projection:
-        """Fold ``tail`` into ``projection`` (mutated); write a snapshot when one falls due."""
-        old = projection.version
+        """Fold ``tail`` into ``projection`` (mutated); write the snapshots that fall due.
+
+        A snapshot falls due at the first batch end past each multiple of ``snapshot_every``
+        (a snapshot is only ever of a settled game), whether the fold is the live one or a
+        replay of an old stretch that has none yet.
+        """
+        last_saved = projection.version
         for event, batch_end in with_batch_ends(tail, following):
             rewind_to = None
             if event.type == "rewound":
-                rewind_to = self.load(game_id, upto=event.data["to_version"])
+                rewind_to = self.load(game_id, upto=event.data["to_version"], save=snapshot)
             apply(projection, event, rewind_to, batch_end)
-        if snapshot and tail and self._crossed_snapshot(old, projection.version):
-            self.store.save_snapshot(game_id, Snapshot(projection.version,
-                                                       json.loads(json.dumps(projection.data))))
+            if snapshot and batch_end and self._crossed_snapshot(last_saved, event.version):
+                self._save_snapshot(game_id, projection)
+                last_saved = event.version
         return projection
 
     def rebuild(self, game_id: str) -> Projection:
         """Fold the whole log from event 1, ignoring snapshots (checks snapshot consistency)."""
-        return self.load(game_id, base=empty(), upto=self.store.last_version(game_id))
+        return fold_upto(self.store.read(game_id), self.store.last_version(game_id))
+
+    def _save_snapshot(self, game_id: str, projection: Projection) -> None:
+        try:
+            self.store.save_snapshot(game_id, Snapshot(
+                projection.version, json.loads(json.dumps(projection.data))))
+        except Exception as exc:  # a snapshot is a cache: the log it summarises is safe
+            log.warning("snapshot of game %s at version %s not saved: %s: %s", game_id,
+                        projection.version, type(exc).__name__, " ".join(str(exc).split()))
 
     def _crossed_snapshot(self, old: int, new: int) -> bool:
         return new // self.snapshot_every > old // self.snapshot_every

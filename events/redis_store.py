@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -20,16 +21,22 @@ from importlib import resources
 from typing import Any
 
 import redis
-from redis.cluster import RedisCluster
+from redis.backoff import NoBackoff
+from redis.cluster import REDIS_ALLOWED_KEYS, RedisCluster
+from redis.exceptions import ClusterDownError, SlotNotCoveredError, TryAgainError
+from redis.retry import Retry
 
 from events.codec import GENESIS, canonical, event_hash
 from events.store import (
     AppendResult,
+    CommandRecord,
+    CommandReused,
     GameExists,
     GameNotFound,
     NewEvent,
     Snapshot,
     StoredEvent,
+    StoreUnavailable,
     VersionConflict,
 )
 
@@ -47,16 +54,129 @@ redis.call('SET', KEYS[2], ARGV[1])
 return 1
 """
 
+# Save a snapshot: into the periodic set (one per version, scored by version, so replay finds
+# the nearest one at or below any version in one ZREVRANGEBYSCORE), and as the latest unless a
+# newer latest is already stored (a replay may backfill an old one after the live path moved on).
+_SAVE_SNAPSHOT_LUA = """
+local v = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], v, v)
+redis.call('ZADD', KEYS[2], v, ARGV[1] .. ':' .. ARGV[2])
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current or tonumber(current) <= v then
+  redis.call('HSET', KEYS[1], 'version', ARGV[1], 'state', ARGV[2])
+end
+return 1
+"""
 
-def connect(url: str, cluster: bool | None = None) -> RedisClient:
+
+# Timeouts and pools, set on purpose (issue 9 item 1): redis-py 8 defaults to a 5 s socket
+# timeout and 100 connections a pool, which cut idle SSE streams and turned a burst into 500s.
+SOCKET_TIMEOUT = 2.0  # s, every ordinary command: each takes milliseconds, so a hung Redis
+CONNECT_TIMEOUT = 1.0  # fails fast (503) instead of parking the request
+POOL_SIZE = 100  # ordinary commands, per process: each holds a connection for a round trip
+POOL_WAIT = 2.0  # s a request waits for a free connection before it is refused (503)
+# Blocking reads (XREAD BLOCK, one per open SSE stream) have their own pool sized like gunicorn's
+# --worker-connections, so parked streams never take the connections moves need, and a socket
+# timeout longer than any block they may ask for, so a hung Redis still cannot park them forever.
+MAX_BLOCK_MS = 60_000
+STREAM_POOL_SIZE = 2000
+STREAM_POOL_WAIT = 5.0
+
+
+def _setting(name: str, default: float) -> float:
+    """A number from the environment (``REDIS_SOCKET_TIMEOUT`` etc.), else ``default``."""
+    value = os.environ.get(name)
+    return float(value) if value else default
+
+
+def client_options(blocking: bool = False) -> dict[str, Any]:
+    """The connection settings of a store client (``blocking``: for XREAD BLOCK)."""
+    socket_timeout = _setting("REDIS_SOCKET_TIMEOUT", SOCKET_TIMEOUT)
+    options: dict[str, Any] = {
+        "decode_responses": True,
+        "socket_connect_timeout": _setting("REDIS_CONNECT_TIMEOUT", CONNECT_TIMEOUT),
+        "socket_timeout": socket_timeout + MAX_BLOCK_MS / 1000 if blocking else socket_timeout,
+        "max_connections": int(_setting("REDIS_STREAM_POOL_SIZE" if blocking
+                                        else "REDIS_POOL_SIZE",
+                                        STREAM_POOL_SIZE if blocking else POOL_SIZE)),
+        # A burst waits for a connection instead of failing with "Too many connections".
+        "timeout": STREAM_POOL_WAIT if blocking else _setting("REDIS_POOL_WAIT", POOL_WAIT),
+        # One immediate retry on a fresh connection covers a Redis restart (pooled sockets are
+        # dead); none after a timeout, which would only double the wait on a hung server. A
+        # retried append is safe: its command id makes the second run a duplicate.
+        "retry": Retry(NoBackoff(), 1, supported_errors=(redis.ConnectionError,)),
+    }
+    return options
+
+
+def connect(url: str, cluster: bool | None = None, blocking: bool = False) -> RedisClient:
     """Return a client for ``url`` with decoded (str) responses; ``cluster`` for Redis Cluster
-    (default: $REDIS_CLUSTER is "1")."""
+    (default: $REDIS_CLUSTER is "1"); ``blocking`` for the client of blocking reads."""
     if cluster is None:
         cluster = os.environ.get("REDIS_CLUSTER") == "1"
-    # socket_timeout stays None: wait() blocks in XREAD for longer than any sensible read timeout.
+    options = client_options(blocking)
     if cluster:
-        return RedisCluster.from_url(url, decode_responses=True)
-    return redis.Redis.from_url(url, decode_responses=True)
+        retry = options.pop("retry")
+        return RedisCluster.from_url(url, connection_pool_class=redis.BlockingConnectionPool,
+                                     retry=Retry(NoBackoff(), retry.get_retries()), **options)
+    pool = redis.BlockingConnectionPool.from_url(url, **options)
+    return redis.Redis(connection_pool=pool)
+
+
+_CLUSTER_OWN_KEYS = frozenset({"host", "port", "db", "retry", "connection_pool"})
+
+
+def blocking_client(client: RedisClient) -> RedisClient:
+    """A client on ``client``'s server(s) for blocking reads, with a pool of its own."""
+    options = client_options(blocking=True)
+    if isinstance(client, RedisCluster):
+        # The nodes' connection settings (password, TLS...), less what RedisCluster refuses.
+        kwargs = {k: v for k, v in client.nodes_manager.connection_kwargs.items()
+                  if k in REDIS_ALLOWED_KEYS and k not in _CLUSTER_OWN_KEYS}
+        kwargs.update(options, connection_pool_class=redis.BlockingConnectionPool,
+                      retry=Retry(NoBackoff(), 1))
+        # Through a URL, as connect() does: only then does RedisCluster build each node's pool
+        # from connection_pool_class (a blocking pool of our size).
+        node = client.get_default_node() or client.get_nodes()[0]
+        return RedisCluster(url=f"redis://{node.host}:{node.port}", **kwargs)
+    kwargs = dict(client.connection_pool.connection_kwargs)
+    kwargs.update(options)
+    return redis.Redis(connection_pool=redis.BlockingConnectionPool(
+        connection_class=client.connection_pool.connection_class, **kwargs))
+
+
+# Error replies that mean "the store cannot serve now" rather than "this request is wrong": the
+# append-only file cannot be written (MISCONF), the server is loading, a replica or a cluster
+# without a master, out of memory. Inside a script they come wrapped, hence a search.
+_OUTAGE_REPLIES = re.compile(r"(?:^|-|: )(MISCONF|LOADING|READONLY|MASTERDOWN|CLUSTERDOWN|"
+                             r"TRYAGAIN|OOM|BUSY)\b")
+
+
+def is_outage(error: BaseException) -> bool:
+    """True when ``error`` says the store is down, hung or refusing writes for a while."""
+    if isinstance(error, redis.ConnectionError | redis.TimeoutError | SlotNotCoveredError
+                  | ClusterDownError | TryAgainError | redis.ReadOnlyError):
+        return True
+    if isinstance(error, redis.ResponseError):
+        return bool(_OUTAGE_REPLIES.search(str(error)))
+    return False
+
+
+WRITE_CHECK_SECONDS = 1.0
+
+
+def aof_write_error(client: RedisClient) -> str | None:
+    """Why a server's append-only file cannot be written now (``aof_last_write_status``), or None.
+
+    While it lasts Redis keeps acknowledged writes only in memory (with ``everysec``/``no``) and
+    refuses new ones; on Cluster any node in that state counts.
+    """
+    info = client.info("persistence")
+    nodes = info.values() if info and all(isinstance(v, dict) for v in info.values()) else [info]
+    for node in nodes:
+        if int(node.get("aof_enabled", 0)) and node.get("aof_last_write_status", "ok") != "ok":
+            return f"the append-only file cannot be written ({node['aof_last_write_status']})"
+    return None
 
 
 def _key(game_id: str, part: str) -> str:
@@ -87,11 +207,15 @@ def _parse_entry(entry_id: Any, fields: dict[Any, Any]) -> StoredEvent:
 class RedisEventStore:
     """EventStore on Redis Streams; one Lua script per append."""
 
-    def __init__(self, client: RedisClient):
+    def __init__(self, client: RedisClient, blocking: RedisClient | None = None):
         self.client = client
+        self._blocking = blocking
+        self._blocking_lock = threading.Lock()
+        self._write_check = (0.0, None)  # (checked at, monotonic; the error or None)
         script = resources.files("events").joinpath("append.lua").read_text(encoding="utf-8")
         self._append = client.register_script(script)
         self._create = client.register_script(_CREATE_LUA)
+        self._save_snapshot = client.register_script(_SAVE_SNAPSHOT_LUA)
         # game id -> (version, hash at that version). Log entries never change, so a hash once
         # seen stays true; only the newest per game is kept since appends go after the newest.
         self._known: OrderedDict[str, tuple[int, str]] = OrderedDict()
@@ -126,6 +250,7 @@ class RedisEventStore:
         reserved = _RESERVED_META & meta.keys()
         if reserved:
             raise ValueError(f"meta fields {sorted(reserved)} are managed by the store")
+        self._check_writable()
         args: list[str] = [secret, GENESIS]
         for name, value in meta.items():
             args += [name, str(value)]
@@ -134,8 +259,10 @@ class RedisEventStore:
             raise GameExists(game_id)
 
     def append(self, game_id: str, expected_version: int, events: list[NewEvent],
-               command_id: str | None = None, meta: dict[str, str] | None = None) -> AppendResult:
-        """Append atomically after ``expected_version``; raise VersionConflict when stale."""
+               command_id: str | None = None, meta: dict[str, str] | None = None,
+               command_hash: str | None = None) -> AppendResult:
+        """Append atomically after ``expected_version``; raise VersionConflict when stale
+        (CommandReused when ``command_id`` was first sent with another ``command_hash``)."""
         _check_id(game_id)
         if not events:
             raise ValueError("append needs at least one event")
@@ -145,7 +272,9 @@ class RedisEventStore:
         reserved = _RESERVED_META & meta.keys()
         if reserved:
             raise ValueError(f"meta fields {sorted(reserved)} are managed by the store")
+        self._check_writable()
         cmd = command_id or ""
+        body = (command_hash or "") if cmd else ""
         meta_key, cmds_key = _key(game_id, "meta"), _key(game_id, "cmds")
 
         prev = self._known_hash(game_id, expected_version)
@@ -159,7 +288,7 @@ class RedisEventStore:
             replies = pipe.execute()
             version, last_hash = replies[0]
             if cmd and replies[1] is not None:
-                return _range(replies[1], duplicate=True)
+                return _duplicate(_record(replies[1]), body)
             if version is None:
                 raise GameNotFound(game_id)
             if int(version) != expected_version:
@@ -167,7 +296,7 @@ class RedisEventStore:
             prev = _text(last_hash)
 
         at = int(time.time() * 1000)
-        args: list[Any] = [expected_version, prev, cmd, len(events), len(meta)]
+        args: list[Any] = [expected_version, prev, cmd, len(events), len(meta), body]
         link = prev
         stored = []
         for i, event in enumerate(events, start=1):
@@ -196,6 +325,8 @@ class RedisEventStore:
             return result
         if status == "dup":
             return AppendResult(int(reply[1]), int(reply[2]), duplicate=True)
+        if status == "reused":
+            raise CommandReused(int(reply[1]), int(reply[2]))
         if status == "notfound":
             raise GameNotFound(game_id)
         # The version or the hash we chained from was stale: forget it so a retry re-reads.
@@ -216,8 +347,9 @@ class RedisEventStore:
         """Events after ``after``, blocking up to ``block_ms`` for the first one (XREAD BLOCK)."""
         _check_id(game_id)
         # XREAD BLOCK 0 would block forever; a non-positive wait means "do not block".
-        block = block_ms if block_ms > 0 else None
-        reply = self.client.xread({_key(game_id, "log"): f"{after}-0"}, block=block)
+        block = min(block_ms, MAX_BLOCK_MS) if block_ms > 0 else None
+        client = self.client if block is None else self.blocking_client()
+        reply = client.xread({_key(game_id, "log"): f"{after}-0"}, block=block)
         if not reply:
             return []
         # RESP2 answers [[key, entries]], RESP3 {key: [entries]}.
@@ -226,6 +358,38 @@ class RedisEventStore:
         if events:
             self._remember(game_id, events[-1].version, events[-1].hash)
         return events
+
+    def blocking_client(self) -> RedisClient:
+        """The client of blocking reads (made on first use, on the same server)."""
+        with self._blocking_lock:
+            if self._blocking is None:
+                self._blocking = blocking_client(self.client)
+            return self._blocking
+
+    def write_error(self) -> str | None:
+        """Why the server cannot persist writes now (its append-only file failed), or None.
+
+        Checked at most once a WRITE_CHECK_SECONDS per store, so a move pays for INFO rarely.
+        """
+        checked, error = self._write_check
+        now = time.monotonic()
+        if now - checked < WRITE_CHECK_SECONDS:
+            return error
+        try:
+            error = aof_write_error(self.client)
+        except redis.ResponseError as exc:
+            if is_outage(exc):
+                raise
+            error = None  # INFO not allowed to this user (ACL): Redis's own MISCONF still holds
+        self._write_check = (now, error)
+        return error
+
+    def _check_writable(self) -> None:
+        """Refuse a write while the append-only file cannot be written (issue 9 item 7): Redis
+        would keep it only in memory, and a stop in that state loses it."""
+        error = self.write_error()
+        if error is not None:
+            raise StoreUnavailable(error)
 
     def last_version(self, game_id: str) -> int:
         """The game's last version (0 before the first event)."""
@@ -254,32 +418,44 @@ class RedisEventStore:
     def command_version(self, game_id: str, command_id: str) -> tuple[int, int] | None:
         """The (first, last) versions a command id produced, or None if unseen."""
         _check_id(game_id)
-        seen = self.client.hget(_key(game_id, "cmds"), command_id)
-        if seen is None:
-            return None
-        result = _range(seen)
-        return result.first_version, result.last_version
+        record = self.command_record(game_id, command_id)
+        return None if record is None else (record.first_version, record.last_version)
 
-    def load_snapshot(self, game_id: str) -> Snapshot | None:
-        """The latest snapshot, or None when there is none."""
+    def command_record(self, game_id: str, command_id: str) -> CommandRecord | None:
+        """What a command id produced and the hash of its command, or None if unseen."""
         _check_id(game_id)
-        fields = self.client.hgetall(_key(game_id, "snap"))
-        if not fields:
+        seen = self.client.hget(_key(game_id, "cmds"), command_id)
+        return None if seen is None else _record(seen)
+
+    def load_snapshot(self, game_id: str, at_most: int | None = None) -> Snapshot | None:
+        """The latest snapshot, or with ``at_most`` the newest at or below that version; None
+        when there is none. One round trip either way."""
+        _check_id(game_id)
+        if at_most is None:
+            fields = self.client.hgetall(_key(game_id, "snap"))
+            if not fields:
+                return None
+            f = {_text(k): _text(v) for k, v in fields.items()}
+            return Snapshot(version=int(f["version"]), state=json.loads(f["state"]))
+        found = self.client.zrevrangebyscore(_key(game_id, "snaps"), at_most, "-inf",
+                                             start=0, num=1)
+        if not found:
             return None
-        f = {_text(k): _text(v) for k, v in fields.items()}
-        return Snapshot(version=int(f["version"]), state=json.loads(f["state"]))
+        version, state = _text(found[0]).split(":", 1)
+        return Snapshot(version=int(version), state=json.loads(state))
 
     def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
-        """Replace the game's snapshot (one HSET, so version and state change together)."""
+        """Keep ``snapshot`` among the game's periodic snapshots, and as its latest unless a
+        newer one is stored (one script, so version and state change together)."""
         _check_id(game_id)
         state = json.dumps(snapshot.state, separators=(",", ":"), ensure_ascii=False)
-        self.client.hset(_key(game_id, "snap"),
-                         mapping={"version": str(snapshot.version), "state": state})
+        self._save_snapshot(keys=[_key(game_id, "snap"), _key(game_id, "snaps")],
+                            args=[str(snapshot.version), state])
 
     def delete_snapshot(self, game_id: str) -> None:
-        """Drop the snapshot; it is a cache, so nothing is lost."""
+        """Drop every snapshot; they are a cache, so nothing is lost."""
         _check_id(game_id)
-        self.client.delete(_key(game_id, "snap"))
+        self.client.delete(_key(game_id, "snap"), _key(game_id, "snaps"))
 
     def game_ids(self) -> Iterator[str]:
         """Every game id in the store, in no particular order (SCAN; on Cluster, every node)."""
@@ -290,7 +466,14 @@ class RedisEventStore:
                 yield name[len(prefix):-len(suffix)]
 
 
-def _range(seen: Any, duplicate: bool = False) -> AppendResult:
-    """Parse a ``first:last`` command record."""
-    first, last = _text(seen).split(":", 1)
-    return AppendResult(int(first), int(last), duplicate=duplicate)
+def _record(seen: Any) -> CommandRecord:
+    """Parse a ``first:last:sha`` command record (``first:last`` before commands were hashed)."""
+    first, last, *rest = _text(seen).split(":", 2)
+    return CommandRecord(int(first), int(last), rest[0] if rest and rest[0] else None)
+
+
+def _duplicate(record: CommandRecord, command_hash: str) -> AppendResult:
+    """The first answer to a command id sent again, unless it came with another command."""
+    if command_hash and record.command_hash and record.command_hash != command_hash:
+        raise CommandReused(record.first_version, record.last_version)
+    return AppendResult(record.first_version, record.last_version, duplicate=True)

@@ -81,13 +81,49 @@ class GameExists(StoreError):
     """``create`` was given an id that is already taken."""
 
 
+class StoreUnavailable(StoreError):
+    """The store refuses writes for a while (its disk cannot take them): HTTP 503."""
+
+    def __init__(self, reason: str, retry_after: int = 10):
+        super().__init__(reason)
+        self.reason = reason
+        self.retry_after = retry_after
+
+
+class CommandReused(StoreError):
+    """The command id was used before for another command: nothing was appended.
+
+    Its ``first_version``..``last_version`` are what the id produced the first time.
+    """
+
+    def __init__(self, first_version: int, last_version: int):
+        super().__init__(f"command id already used for versions {first_version}-{last_version}")
+        self.first_version = first_version
+        self.last_version = last_version
+
+
+@dataclass(frozen=True)
+class CommandRecord:
+    """What a command id produced: its version range and the hash of the command as sent
+    (None for a machine's command, or a record older than the hash)."""
+
+    first_version: int
+    last_version: int
+    command_hash: str | None = None
+
+
 class EventStore(Protocol):
     def create(self, game_id: str, meta: dict[str, str], secret: str) -> None:
         """Create a game's meta and secret (fails if the id exists)."""
 
     def append(self, game_id: str, expected_version: int, events: list[NewEvent],
-               command_id: str | None = None, meta: dict[str, str] | None = None) -> AppendResult:
-        """Append atomically after ``expected_version``; raise VersionConflict when stale."""
+               command_id: str | None = None, meta: dict[str, str] | None = None,
+               command_hash: str | None = None) -> AppendResult:
+        """Append atomically after ``expected_version``; raise VersionConflict when stale.
+
+        A ``command_id`` seen before returns its first range as a duplicate, unless both then
+        and now came with a ``command_hash`` and they differ: CommandReused, nothing appended.
+        """
 
     def read(self, game_id: str, first: int = 1, last: int | None = None) -> list[StoredEvent]:
         """Events with ``first <= version <= last`` in order."""
@@ -103,8 +139,12 @@ class EventStore(Protocol):
 
     def command_version(self, game_id: str, command_id: str) -> tuple[int, int] | None: ...
 
-    def load_snapshot(self, game_id: str) -> Snapshot | None: ...
+    def command_record(self, game_id: str, command_id: str) -> CommandRecord | None: ...
 
-    def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None: ...
+    def load_snapshot(self, game_id: str, at_most: int | None = None) -> Snapshot | None:
+        """The latest snapshot, or the newest at or below ``at_most`` (replay, explain)."""
+
+    def save_snapshot(self, game_id: str, snapshot: Snapshot) -> None:
+        """Keep ``snapshot`` (periodic snapshots stay; the latest is replaced only by a newer)."""
 
     def game_ids(self) -> Iterator[str]: ...

@@ -6,7 +6,22 @@ A game is a decider over plain data (DESIGN.md, "The game kernel"):
 - ``evolve(state, event)`` applies one event (total, deterministic, never draws);
 - ``decide(state, command, seat, rng)`` validates a command and returns its events, or raises
   ``Rejected`` with a stable snake_case code;
-- ``pending``, ``legal_commands``, ``default_command``, ``view``, ``redact``, ``result``.
+- ``pending``, ``legal_commands``, ``default_command``, ``view``, ``redact``, ``result``;
+- ``secrets(state, viewer)``: the ids hidden from ``viewer`` now. It is the one source of truth
+  for hidden information: the leak scan checks every response against it, and takebacks use it.
+
+Takebacks (DESIGN.md, undo). A takeback never crosses an event that brought anything into sight
+(``reveals``) that the requester did not already know: a card another seat played from its hand,
+a card drawn, a card turned up, a peek. The kernel works this out for every game from
+``secrets`` and ``redact`` alone: for each viewer, what was hidden before an event and is not
+after it, or what the event (as that viewer receives it) names while it was hidden. A game adds
+to ``undo_barriers`` the event types that reveal something no card id carries (a die roll, a
+random draw of who leads, a bluff's truth) or that must never be taken back for another reason.
+A game that keeps ``secrets`` and ``redact`` right gets correct takebacks for free.
+
+The end of a game (``replay_view``, ``secrets_after_end``) reveals what its rules reveal: by
+default nothing more than each viewer saw at the time; a game whose end turns every card face
+up (Loot) says so by overriding both.
 
 States are JSON-compatible plain data (dicts with string keys, lists, str, int, bool, None), so a
 snapshot is ``json.dumps(state)`` and nothing else. Seats are ints ``0..n-1``. Randomness comes
@@ -153,7 +168,8 @@ class Game:
     spec: str = ""  # path of the spec under shared/rules/
     options: type[Schema] = ClockOptions
     commands: dict[str, type[Schema]] = {}
-    # Event types that reveal hidden information or randomness to someone: undo never crosses them.
+    # Event types no takeback crosses, beyond what ``reveals`` finds from card ids: random
+    # outcomes and hidden information that no card id carries (see the module docstring).
     undo_barriers: frozenset[str] = frozenset()
 
     # --- the contract -------------------------------------------------------------------------
@@ -216,8 +232,9 @@ class Game:
 
     def replay_view(self, state: State, viewer: Viewer, game_over: bool) -> dict[str, Any]:
         """``viewer``'s view of an earlier state: as it was then while the game runs; once it
-        is over, whatever the game's end reveals to everyone (most games: everything)."""
-        return self.view(state, AUDITOR if game_over else viewer)
+        is over, what the game's end reveals (by default nothing more: as it was then). A game
+        overriding this overrides ``secrets_after_end`` to match."""
+        return self.view(state, viewer)
 
     def redact(self, event: Event, viewer: Viewer) -> Event | None:
         """``event`` as ``viewer`` may see it; None hides its data (the version stays visible)."""
@@ -234,6 +251,22 @@ class Game:
         receives; the hidden-information tests scan views, event pages and errors for these.
         """
         return set()
+
+    def secrets_after_end(self, state: State, viewer: Viewer) -> set[str]:
+        """Ids in an earlier ``state`` that stay hidden from ``viewer`` after the game is over
+        (what ``replay_view`` with ``game_over`` must not show). Default: the end reveals
+        nothing, so what was hidden then stays hidden."""
+        return self.secrets(state, viewer)
+
+    def reveals(self, event: Event, hidden_before: set[str], hidden_after: set[str],
+                viewer: Viewer) -> set[str]:
+        """Ids ``event`` brought into ``viewer``'s sight: hidden before it (``hidden_before`` is
+        ``secrets`` of the state before) and no longer hidden after, or named in the event as
+        ``viewer`` receives it. No takeback crosses an event that reveals to anyone something
+        its requester did not know (see the module docstring)."""
+        shown = self.redact(event, viewer)
+        named = ids_in(shown.data) if shown is not None else set()
+        return (hidden_before - hidden_after) | (named & hidden_before)
 
     def seats_in_play(self, state: State) -> int:
         return len(state.get("hands", []))
@@ -267,6 +300,23 @@ class Game:
         """Decide on a copy and fold the events in: a convenience for tests, bots and self-play."""
         events = self.decide(state, command, seat, rng)
         return self.fold(events, copy.deepcopy(state)), events
+
+
+def ids_in(data: Any) -> set[str]:
+    """Every string in a JSON-like payload (card ids are strings, so this holds every card id
+    the payload names; callers intersect it with a set of ids)."""
+    found: set[str] = set()
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.add(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return found
 
 
 def random_bot(view: dict[str, Any], legal: list[Command], rng: Rng) -> Command:

@@ -39,6 +39,7 @@ class Accounts:
         # token hash -> (player, cached at): saves two round trips per request; a revoked
         # token stops working within TOKEN_CACHE_SECONDS.
         self._tokens: dict[str, tuple[dict[str, Any], float]] = {}
+        self._names: dict[str, str] = {}
 
     def create(self, name: str, roles: list[str] | None = None) -> tuple[dict[str, Any], str]:
         """A new player and their bearer token (shown once, stored hashed)."""
@@ -131,12 +132,18 @@ class Accounts:
         return self._decode({_text(k): _text(v) for k, v in raw.items()})
 
     def names(self, player_ids: list[str]) -> dict[str, str]:
-        pipe = self.redis.pipeline(transaction=False)
-        for pid in player_ids:
-            pipe.hget(f"players:{pid}", "name")
-        names = pipe.execute()
-        return {pid: _text(name) if name else pid
-                for pid, name in zip(player_ids, names, strict=True)}
+        """Players' names; a name never changes, so each is read from Redis once a process."""
+        missing = [pid for pid in player_ids if pid not in self._names]
+        if missing:
+            pipe = self.redis.pipeline(transaction=False)
+            for pid in missing:
+                pipe.hget(f"players:{pid}", "name")
+            for pid, name in zip(missing, pipe.execute(), strict=True):
+                if name:
+                    if len(self._names) > 100_000:
+                        self._names.clear()
+                    self._names[pid] = _text(name)
+        return {pid: self._names.get(pid, pid) for pid in player_ids}
 
     @staticmethod
     def _decode(player: dict[str, str]) -> dict[str, Any]:

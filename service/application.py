@@ -16,9 +16,17 @@ from typing import Any, Protocol
 
 from marshmallow import ValidationError
 
-from events.projector import Projection, Projector, is_platform_event, machine_command_id
+from events.codec import command_digest
+from events.projector import (
+    Projection,
+    Projector,
+    client_command_id,
+    is_platform_event,
+    machine_command_id,
+)
 from events.store import (
     AppendResult,
+    CommandReused,
     EventStore,
     GameNotFound,
     NewEvent,
@@ -29,7 +37,14 @@ from games import REGISTRY, UNLISTED
 from games.core import AUDITOR, SPECTATOR, Command, Event, Game, Rejected, Rng, Viewer
 from service import metrics
 from service.catalog import catalog
-from service.errors import BadRequest, Conflict, Forbidden, NotFound, RuleViolation
+from service.errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    NotFound,
+    RuleViolation,
+    StaleVersion,
+)
 from service.history import HistoryMixin
 
 log = logging.getLogger(__name__)
@@ -209,12 +224,16 @@ class GameService(HistoryMixin):
         return catalog()
 
     def create_game(self, player_id: str, game_name: str, options: dict[str, Any] | None,
-                    seats: list[dict[str, Any]], join: bool = True) -> str:
-        """Create a game with seat slots (humans and bots); the creator takes a human seat."""
+                    seats: list[dict[str, Any]], join: bool = True, unlisted: bool = True) -> str:
+        """Create a game with seat slots (humans and bots); the creator takes a human seat.
+
+        ``unlisted=False`` (the HTTP API's default) refuses the games kept for tests and
+        benchmarks: ``tally`` takes a target of millions, a cost anyone could otherwise trigger.
+        """
         game = REGISTRY.get(game_name)
-        if game is None:
+        if game is None or (game_name in UNLISTED and not unlisted):
             raise BadRequest("unknown_game_type", f"No game named {game_name!r} is hosted.",
-                             known=sorted(set(REGISTRY) - UNLISTED))
+                             details={"known": sorted(set(REGISTRY) - UNLISTED)})
         if not game.min_seats <= len(seats) <= game.max_seats:
             raise BadRequest("invalid_seat_count",
                              f"{game.title} takes {game.min_seats} to {game.max_seats} seats.")
@@ -229,7 +248,8 @@ class GameService(HistoryMixin):
             raise BadRequest("invalid_options", "The game options are invalid.",
                              errors=exc.messages) from None
         except Rejected as exc:
-            raise BadRequest("invalid_options", exc.message, rule=exc.code) from None
+            raise BadRequest("invalid_options", exc.message,
+                             details={"rule": exc.code, **exc.details}) from None
         game_id = new_game_id()
         seed = self.seed_factory()
         seats_out = [{"kind": s["kind"], **({"level": s["level"]} if s["kind"] == "bot" else {})}
@@ -286,7 +306,8 @@ class GameService(HistoryMixin):
         empty = [i for i, s in enumerate(projection.seats)
                  if s["kind"] == "human" and s.get("player") is None]
         if empty:
-            raise Conflict("seats_empty", f"Seats {empty} are still empty.", seats=empty)
+            raise Conflict("seats_empty", f"Seats {empty} are still empty.",
+                           details={"seats": empty})
         self._start(game_id, projection)
         return self.projection(game_id)
 
@@ -304,6 +325,10 @@ class GameService(HistoryMixin):
                command_id: str | None = None) -> Outcome:
         """A player's command for their own seat; a retried ``command_id`` gets its first answer.
 
+        The id is the player's own: stored as ``p:<player>:<id>``, so it never meets another
+        player's or a machine's, and sent again with another command it is refused (422
+        ``idempotency_key_reused``, as the IETF Idempotency-Key draft has it).
+
         When the cached projection is at the version the client saw, it is decided on without
         reading the log first: if the log has moved on, the append's version check refuses it,
         which is the right answer (409) for a client at that version. One round trip a move.
@@ -314,25 +339,27 @@ class GameService(HistoryMixin):
     def _submit_once(self, game_id: str, player_id: str, command: Command,
                      expected_version: int, command_id: str | None) -> Outcome:
         projection = self._cached_at(game_id, expected_version) or self.projection(game_id)
+        key = client_command_id(player_id, command_id) if command_id else None
+        digest = command_digest(command) if key else None
         try:
-            return self._submit(game_id, player_id, command, expected_version, command_id,
+            return self._submit(game_id, player_id, command, expected_version, key, digest,
                                 projection)
         except (Conflict, RuleViolation, BadRequest, Forbidden):
             # A retry of a command that was appended meets a newer version (or a state where
             # it is no longer legal): the first answer stands. The append script catches the
             # rest, so the happy path pays no extra round trip for this check.
-            earlier = self._earlier(game_id, command_id) if command_id else None
+            earlier = self._earlier(game_id, key, digest) if key else None
             if earlier:
                 return earlier
             latest = self.projection(game_id)
             if latest.version != projection.version:
-                raise Conflict("version_conflict",
-                               f"The game moved on to version {latest.version}; re-read and "
-                               "retry.", version=latest.version) from None
+                raise StaleVersion("version_conflict",
+                                 f"The game moved on to version {latest.version}; re-read and "
+                                 "retry.", version=latest.version) from None
             raise
 
     def _submit(self, game_id: str, player_id: str, command: Command, expected_version: int,
-                command_id: str | None, projection: Projection) -> Outcome:
+                command_id: str | None, digest: str | None, projection: Projection) -> Outcome:
         seat = projection.seat_of(player_id)
         if seat is None:
             raise Forbidden("not_seated", "You have no seat in this game.")
@@ -341,7 +368,7 @@ class GameService(HistoryMixin):
             prefix.append(NewEvent("seat_reclaimed", {"seat": seat, "player": player_id},
                                    str(seat)))
         return self.act(game_id, seat, command, expected_version, command_id, prefix=prefix,
-                        projection=projection)
+                        projection=projection, command_hash=digest)
 
     def _cached_at(self, game_id: str, version: int) -> Projection | None:
         with self._lock:
@@ -350,16 +377,20 @@ class GameService(HistoryMixin):
 
     def act(self, game_id: str, seat: int, command: Command, expected_version: int | None,
             command_id: str | None, prefix: list[NewEvent] | None = None,
-            projection: Projection | None = None) -> Outcome:
-        """Decide ``command`` for ``seat`` and append its events (humans, bots and clocks)."""
+            projection: Projection | None = None, command_hash: str | None = None) -> Outcome:
+        """Decide ``command`` for ``seat`` and append its events (humans, bots and clocks).
+
+        ``command_id`` is the stored id (a client's already scoped to its player);
+        ``command_hash`` the digest of a client's command, to refuse its id reused for another.
+        """
         projection = projection or self.projection(game_id)
         if expected_version is None:
             expected_version = projection.version
         if expected_version != projection.version:
             metrics.CONFLICTS.inc()
-            raise Conflict("version_conflict",
-                           f"The game is at version {projection.version}, "
-                           f"not {expected_version}.", version=projection.version)
+            raise StaleVersion("version_conflict",
+                             f"The game is at version {projection.version}, "
+                             f"not {expected_version}.", version=projection.version)
         if projection.status != "running":
             code = "game_over" if projection.status == "finished" else "game_not_started"
             raise RuleViolation(code, "The game is not running.", version=projection.version,
@@ -379,7 +410,7 @@ class GameService(HistoryMixin):
         caused[0] = NewEvent(caused[0].type, caused[0].data, str(seat), command)
         events = [*(prefix or []), *caused]
         events += self._ending(game_id, projection, decided)
-        return self._append(game_id, expected_version, events, command_id)
+        return self._append(game_id, expected_version, events, command_id, command_hash)
 
     def bot_move(self, game_id: str, seat: int, since: int, retries: int = 5) -> Outcome | None:
         """Play a bot seat's decision opened at ``since``; None when it is no longer pending.
@@ -476,25 +507,40 @@ class GameService(HistoryMixin):
         return [NewEvent("game_finished", {"result": result}),
                 NewEvent("seed_revealed", {"seed": self.seed(game_id)})]
 
-    def _earlier(self, game_id: str, command_id: str) -> Outcome | None:
-        found = self.store.command_version(game_id, command_id)
+    def _earlier(self, game_id: str, command_id: str,
+                 command_hash: str | None = None) -> Outcome | None:
+        """The first answer to ``command_id`` (None if unseen); refused when it answered
+        another command than the one hashed to ``command_hash``."""
+        found = self.store.command_record(game_id, command_id)
         if not found:
             return None
-        first, last = found
+        if command_hash and found.command_hash and found.command_hash != command_hash:
+            raise _reused(found.first_version, found.last_version)
+        first, last = found.first_version, found.last_version
         return Outcome(last, self.store.read(game_id, first, last), duplicate=True)
 
+    @staticmethod
+    def _best_effort(what: str, game_id: str, step: Callable[..., Any], *args: Any) -> None:
+        try:
+            step(*args)
+        except Exception as exc:
+            log.warning("%s of game %s not updated after its append: %s: %s", what, game_id,
+                        type(exc).__name__, " ".join(str(exc).split()))
+
     def _append(self, game_id: str, expected_version: int, events: list[NewEvent],
-                command_id: str | None) -> Outcome:
+                command_id: str | None, command_hash: str | None = None) -> Outcome:
         # Every append has a command id: it marks where one batch ends and the next begins.
         command_id = command_id or "auto:" + secrets.token_hex(8)
         try:
             result: AppendResult = self.store.append(game_id, expected_version, events,
-                                                     command_id)
+                                                     command_id, command_hash=command_hash)
+        except CommandReused as exc:
+            raise _reused(exc.first_version, exc.last_version) from None
         except VersionConflict as exc:
             metrics.CONFLICTS.inc()
-            raise Conflict("version_conflict",
-                           f"The game moved on to version {exc.actual}; re-read and retry.",
-                           version=exc.actual) from None
+            raise StaleVersion("version_conflict",
+                             f"The game moved on to version {exc.actual}; re-read and retry.",
+                             version=exc.actual) from None
         except GameNotFound:
             raise NotFound("game_not_found", f"There is no game {game_id}.") from None
         if result.duplicate:
@@ -503,9 +549,21 @@ class GameService(HistoryMixin):
         metrics.APPENDS.inc()
         appended = list(result.events)
         projection = self._after(game_id, result.first_version - 1, appended)
+        # The append is committed: what follows is best effort and must not turn the move's
+        # success into an error (issue 9 item 6). The lobby row is a cache of the log
+        # (``Lobby.rebuild``); bots and clocks are re-issued by the sweeper if this fails.
         if self.lobby is not None and any(is_platform_event(e.type) for e in events):
-            self.lobby.update(game_id, projection)
-        self.followups.after_append(game_id, projection)
+            self._best_effort("lobby row", game_id, self.lobby.update, game_id, projection)
+        self._best_effort("follow-ups", game_id, self.followups.after_append, game_id,
+                          projection)
         if self.inbox is not None:
-            self.inbox.after_append(game_id, projection, appended)
+            self._best_effort("inbox", game_id, self.inbox.after_append, game_id, projection,
+                              appended)
         return Outcome(result.last_version, appended, projection=projection)
+
+
+def _reused(first: int, last: int) -> RuleViolation:
+    return RuleViolation("idempotency_key_reused",
+                         "This command_id was already used for another command; use a new id "
+                         "for a new command, the same body for a retry.",
+                         details={"versions": [first, last]})

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import subprocess
 import sys
-import time
+from typing import TYPE_CHECKING
 
 import click
+
+# gevent, answering gunicorn's own refusals (414, 431, 400) in problem+json like the app does.
+WORKER_CLASS = "service.gunicorn_worker.ProblemGeventWorker"
+
+if TYPE_CHECKING:
+    from service.supervisor import Child
 
 
 @click.group()
@@ -25,32 +32,75 @@ def main() -> None:
 @click.option("--job-workers", type=int, default=1, show_default=True,
               help="background worker processes for bots and clocks")
 def serve(host: str, port: int, web_workers: int, job_workers: int) -> None:
-    """Start Redis (embedded unless REDIS_URL is set), the API and the workers; Ctrl-C stops all."""
-    from events import embedded_redis
+    """Start Redis (embedded unless REDIS_URL is set), the API and the workers; Ctrl-C stops all.
 
-    redis_server = None
+    A process that dies is restarted (with backoff) while the others keep serving; `serve` exits
+    with status 1 only when one cannot be kept up (service/supervisor.py)."""
+    from service.supervisor import Child, Supervisor, popen
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     env = dict(os.environ)
+    children = []
+    redis_child = None
     if not env.get("REDIS_URL"):
-        redis_server = embedded_redis.start()
-        env["REDIS_URL"] = redis_server.url
-        click.echo(f"Embedded Redis at {redis_server.url} (data in {redis_server.data_dir})")
+        redis_child = _embedded_redis_child(env)
+        children.append(redis_child)
     _metrics_dir(env)
     # gevent workers: an open SSE stream is a parked greenlet, not a blocked thread, so 100
     # streams never starve moves (issue 2).
-    children = [subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--worker-class", "gevent", "--workers",
-         str(web_workers), "--worker-connections", "2000", "--bind", f"{host}:{port}",
-         "--graceful-timeout", "5", "--log-level", "warning",
-         "--config", "python:service.gunicorn_conf", "service.wsgi:app"], env=env,
-        preexec_fn=_detach_from_terminal)]
+    gunicorn = [sys.executable, "-m", "gunicorn", "--worker-class", WORKER_CLASS, "--workers",
+                str(web_workers), "--worker-connections", "2000", "--bind", f"{host}:{port}",
+                "--graceful-timeout", "5", "--log-level", "warning",
+                "--config", "python:service.gunicorn_conf", "service.wsgi:app"]
+    children.append(Child("api (gunicorn)", lambda: popen(gunicorn, env)))
     if job_workers > 0 and _has_workers():
-        children += [subprocess.Popen([sys.executable, "-m", "workers", "--with-scheduler"],
-                                      env=env, preexec_fn=_detach_from_terminal)
-                     for _ in range(job_workers)]
+        worker = [sys.executable, "-m", "workers", "--with-scheduler"]
+        children += [Child(f"job worker {n}", lambda: popen(worker, env))
+                     for n in range(1, job_workers + 1)]
+    supervisor = Supervisor(children)
+    supervisor.on_death = lambda _, pid: _forget_metrics(env, pid)
+    if redis_child is not None:
+        urls = [env["REDIS_URL"]]
+
+        def follow_redis(child: Child) -> None:
+            # The dead server's port was taken meanwhile: everyone must follow the new URL.
+            if child is redis_child and env["REDIS_URL"] != urls[-1]:
+                urls.append(env["REDIS_URL"])
+                for other in children[1:]:
+                    supervisor.restart_now(other)
+
+        supervisor.on_restart = follow_redis
+    signal.signal(signal.SIGINT, supervisor.request_stop)
+    signal.signal(signal.SIGTERM, supervisor.request_stop)
     click.echo(f"Tablestream is serving on http://{host}:{port}/v1 (Ctrl-C stops it)")
-    _supervise(children)
-    if redis_server is not None:
-        redis_server.stop()
+    sys.exit(supervisor.run())
+
+
+def _embedded_redis_child(env: dict[str, str]) -> Child:
+    """The embedded Redis, started now (the others need its URL), as a supervised child: a
+    restart reuses the data dir, append-only file and (when still free) port, so nothing
+    acknowledged is lost and every client reconnects to the same URL."""
+    from events import embedded_redis
+    from service.supervisor import Child
+
+    servers = [embedded_redis.start()]
+    env["REDIS_URL"] = servers[0].url
+    click.echo(f"Embedded Redis at {servers[0].url} (data in {servers[0].data_dir})")
+    if servers[0].process is None:
+        logging.getLogger("tablestream.serve").warning(
+            "embedded Redis at %s is run by another process; not supervising it", servers[0].url)
+
+    def restart() -> subprocess.Popen[bytes] | None:
+        dead = servers[-1]
+        server = embedded_redis.start(dead.data_dir, port=dead.port)
+        servers[-1] = server
+        if server.url != env["REDIS_URL"]:
+            env["REDIS_URL"] = server.url
+            click.echo(f"Embedded Redis moved to {server.url} (data in {server.data_dir})")
+        return server.process
+
+    return Child("embedded redis", restart, stop=lambda _: servers[-1].stop(),
+                 running=servers[0].process)
 
 
 def _metrics_dir(env: dict[str, str]) -> None:
@@ -67,45 +117,18 @@ def _metrics_dir(env: dict[str, str]) -> None:
     env["PROMETHEUS_MULTIPROC_DIR"] = str(directory.resolve())
 
 
-def _detach_from_terminal() -> None:
-    """In a child: leave the terminal's process group, so Ctrl-C reaches only `serve`, which
-    then stops each child cleanly; and die with `serve` if it is killed outright (Linux)."""
-    os.setpgid(0, 0)
-    try:
-        import ctypes
+def _forget_metrics(env: dict[str, str], pid: int) -> None:
+    """A killed process's live gauges must stop counting (gunicorn_conf does it for API workers)."""
+    if env.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
 
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except OSError:
-        pass
+        multiprocess.mark_process_dead(pid, env["PROMETHEUS_MULTIPROC_DIR"])
 
 
 def _has_workers() -> bool:
     import importlib.util
 
     return importlib.util.find_spec("workers.__main__") is not None
-
-
-def _supervise(children: list[subprocess.Popen]) -> None:
-    """Wait until Ctrl-C/SIGTERM or a child dies, then stop every child."""
-    stopping = False
-
-    def stop(*_: object) -> None:
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
-    while not stopping and all(child.poll() is None for child in children):
-        time.sleep(0.2)
-    for child in children:
-        if child.poll() is None:
-            child.terminate()
-    deadline = time.monotonic() + 10
-    for child in children:
-        try:
-            child.wait(timeout=max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            child.kill()
 
 
 @main.group()

@@ -16,8 +16,18 @@ class Config:
     workers_enabled: bool = True
     cors_origins: tuple[str, ...] = ()  # browser origins allowed to call the API; "*" for any
     access_log: bool = True  # one JSON line per request on stderr
+    # Creations and disputes per minute (0 turns one off), counted in Redis across processes:
+    # players per client address, games and disputes per player (issue 9 items 4 and 9).
+    players_per_minute: int = 10
+    games_per_minute: int = 10
+    disputes_per_minute: int = 3
+    # Reverse proxies in front that append to X-Forwarded-For; 0: the connection's address is
+    # the client's, and the header is ignored (anyone can send it).
+    trusted_proxies: int = 0
+    unlisted_games: bool = False  # games kept for tests and benchmarks (tally) over HTTP
     webhook_allow_http: bool = False  # http:// and private addresses (local receivers, tests)
     webhook_retry_seconds: tuple[int, ...] = ()  # () = service.webhooks.RETRY_INTERVALS
+    max_body_bytes: int = 64 * 1024  # larger request bodies are refused (413) unread
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -31,6 +41,16 @@ class Config:
                                       os.environ.get("CORS_ORIGINS", "").split(",")
                                       if origin.strip()),
                    access_log=os.environ.get("ACCESS_LOG", "1") != "0",
+                   players_per_minute=_int("RATE_LIMIT_PLAYERS_PER_MINUTE", 10),
+                   games_per_minute=_int("RATE_LIMIT_GAMES_PER_MINUTE", 10),
+                   disputes_per_minute=_int("RATE_LIMIT_DISPUTES_PER_MINUTE", 3),
+                   trusted_proxies=_int("TRUSTED_PROXIES", 0),
+                   unlisted_games=os.environ.get("UNLISTED_GAMES", "0") == "1",
+                   max_body_bytes=int(os.environ.get("MAX_BODY_BYTES", str(64 * 1024))),
                    webhook_allow_http=os.environ.get("WEBHOOK_ALLOW_HTTP", "0") == "1",
                    webhook_retry_seconds=tuple(int(s) for s in os.environ.get(
                        "WEBHOOK_RETRY_SECONDS", "").split(",") if s.strip()))
+
+
+def _int(name: str, default: int) -> int:
+    return int(os.environ.get(name, str(default)))

@@ -40,7 +40,15 @@ class NotFound(ServiceError):
 
 
 class Conflict(ServiceError):
+    """The request clashes with the game's state (started, full, seats empty, ...)."""
+
     status = 409
+    title = "Conflict"
+
+
+class StaleVersion(Conflict):
+    """The client decided against a version the game has moved past: re-read and retry."""
+
     title = "Version conflict"
 
 

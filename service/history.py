@@ -4,16 +4,25 @@ reading and appending methods."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from events.audit import transcript, verify_version
-from events.projector import UNDO_BARRIERS, Projection, machine_command_id, with_batch_ends
+from events.projector import UNDO_BARRIERS, Projection, machine_command_id, takeback_barrier
 from events.store import NewEvent, StoredEvent
 from games.core import AUDITOR, Viewer
 from service.errors import Conflict, Forbidden, NotFound, RuleViolation
 
 if TYPE_CHECKING:
     from service.application import Outcome
+
+# Events read per round trip when walking back through the log (takebacks), and on each side
+# of a version when finding its batch (explain: batches are a few events).
+WINDOW = 64
+BATCH_WINDOW = 8
+# How far back a takeback may reach: it is for the move just made, and reading and checking
+# the stretch it crosses must stay cheap for whoever asks.
+MAX_TAKEBACK = 500
 
 
 class HistoryMixin:
@@ -32,9 +41,10 @@ class HistoryMixin:
                      ) -> Outcome:
         """A seat asks to take back its own last move(s) to ``to_version``.
 
-        Refused past hidden information or randomness (the game's undo barriers). Granted at
-        once when no other human must agree (bots consent); otherwise every other human seat
-        must accept.
+        Refused across anything that revealed hidden information or randomness
+        (``takeback_barrier``). Granted at once when no other human must agree (bots
+        consent); otherwise every other human seat must accept. Reads only the stretch of the
+        log being taken back (plus the snapshot before it), never the whole log.
         """
         projection = self.projection(game_id)
         seat = self._seat(projection, player_id)
@@ -42,13 +52,15 @@ class HistoryMixin:
             raise RuleViolation("game_not_running", "Only a running game can be taken back.")
         if projection.data.get("undo"):
             raise Conflict("undo_pending", "A takeback request is already waiting for answers.")
-        events = self.store.read(game_id)
-        own = [e for e in events if e.command is not None and e.seat == str(seat)]
-        if not own:
-            raise RuleViolation("nothing_to_undo", "You have made no move to take back.")
         if to_version is None:
-            to_version = own[-1].version - 1
-        self._check_undo_target(projection, events, seat, to_version)
+            to_version = self._last_own_move(game_id, projection, seat) - 1
+        lowest = max(1, projection.version - MAX_TAKEBACK)
+        if not lowest <= to_version < projection.version:
+            raise RuleViolation("invalid_undo_target",
+                                f"Choose a version between {lowest} and "
+                                f"{projection.version - 1}.")
+        window = self.store.read(game_id, to_version, projection.version)
+        self._check_undo_target(game_id, window, seat, to_version)
         waiting = [i for i, s in enumerate(projection.seats)
                    if i != seat and s["kind"] == "human" and not s.get("bot")]
         batch = [NewEvent("undo_requested", {"seat": seat, "to_version": to_version,
@@ -57,25 +69,54 @@ class HistoryMixin:
             batch.append(NewEvent("rewound", {"to_version": to_version}))
         return self._append(game_id, projection.version, batch, None)
 
-    def _check_undo_target(self, projection: Projection, events: list[StoredEvent], seat: int,
-                           to_version: int) -> None:
-        game = projection.game
-        if not 0 < to_version < projection.version:
-            raise RuleViolation("invalid_undo_target",
-                                f"Choose a version between 1 and {projection.version - 1}.")
-        later = events[to_version:]
-        ends = {e.version for e, end in with_batch_ends(events) if end}
-        if to_version not in ends:
-            raise RuleViolation("invalid_undo_target",
-                                f"Version {to_version} is in the middle of a move.")
-        if not any(e.command is not None and e.seat == str(seat) for e in later):
-            raise RuleViolation("nothing_to_undo", "You made no move after that version.")
-        for event in later:
-            if event.type in game.undo_barriers or event.type in UNDO_BARRIERS:
+    def _backwards(self, game_id: str, last: int) -> Iterator[StoredEvent]:
+        """The log from ``last`` down to version 1, newest first, read ``WINDOW`` at a time."""
+        while last >= 1:
+            chunk = self.store.read(game_id, max(1, last - WINDOW + 1), last)
+            yield from reversed(chunk)
+            last -= WINDOW
+
+    def _last_own_move(self, game_id: str, projection: Projection, seat: int) -> int:
+        """The version of ``seat``'s last move still in effect (moves already taken back do
+        not count), walking back no further than the nearest barrier."""
+        barriers = projection.game.undo_barriers | UNDO_BARRIERS
+        taken_back_above: int | None = None
+        for event in self._backwards(game_id, projection.version):
+            if event.version < projection.version - MAX_TAKEBACK:
+                break
+            if taken_back_above is not None and event.version > taken_back_above:
+                continue
+            taken_back_above = None
+            if event.type == "rewound":
+                taken_back_above = event.data["to_version"]
+            elif event.command is not None and event.seat == str(seat):
+                return event.version
+            elif event.type == "game_started":
+                break
+            elif event.type in barriers:
                 raise RuleViolation(
                     "undo_past_hidden_information",
                     f"Version {event.version} ({event.type}) revealed hidden information or "
                     "randomness; no takeback can cross it.", details={"version": event.version})
+        raise RuleViolation("nothing_to_undo", "You have made no move to take back.")
+
+    def _check_undo_target(self, game_id: str, window: list[StoredEvent], seat: int,
+                           to_version: int) -> None:
+        """``window`` is the log from ``to_version`` to the latest version."""
+        target, later = window[0], window[1:]
+        if later and later[0].cmd == target.cmd:
+            raise RuleViolation("invalid_undo_target",
+                                f"Version {to_version} is in the middle of a move.")
+        if not any(e.command is not None and e.seat == str(seat) for e in later):
+            raise RuleViolation("nothing_to_undo", "You made no move after that version.")
+        start = self.projector.load(game_id, upto=to_version)
+        crossed = takeback_barrier(start, later, seat,
+                                   lambda version: self.projector.load(game_id, upto=version))
+        if crossed is not None:
+            raise RuleViolation(
+                "undo_past_hidden_information",
+                f"Version {crossed.version} ({crossed.type}) revealed hidden information or "
+                "randomness; no takeback can cross it.", details={"version": crossed.version})
 
     def answer_undo(self, game_id: str, player_id: str, accept: bool) -> Outcome:
         """Another human seat accepts or declines the waiting takeback request."""
@@ -109,8 +150,7 @@ class HistoryMixin:
         if not 1 <= version <= latest.version:
             raise NotFound("version_not_found",
                            f"Game {game_id} has versions 1 to {latest.version}.")
-        events = self.store.read(game_id)
-        batch = [e for e in events if e.cmd == events[version - 1].cmd]
+        batch = self._batch_of(game_id, version, latest.version)
         first = batch[0].version
         before = self.replay(game_id, first - 1) if first > 1 else None
         sender = next((e for e in batch if e.command is not None), None)
@@ -136,6 +176,20 @@ class HistoryMixin:
             body["checks"] = [f"It was seat {seat}'s decision and "
                               f"{sender.command['type']} was one of the commands open to it."]
         return body
+
+    def _batch_of(self, game_id: str, version: int, last: int) -> list[StoredEvent]:
+        """The events of the append batch (one command's events) holding ``version``, read
+        ``BATCH_WINDOW`` at a time around it rather than the whole log."""
+        events = self.store.read(game_id, max(1, version - BATCH_WINDOW),
+                                 min(last, version + BATCH_WINDOW))
+        cmd = events[version - events[0].version].cmd
+        while events[0].version > 1 and events[0].cmd == cmd:
+            events = self.store.read(game_id, max(1, events[0].version - BATCH_WINDOW),
+                                     events[0].version - 1) + events
+        while events[-1].version < last and events[-1].cmd == cmd:
+            events += self.store.read(game_id, events[-1].version + 1,
+                                      min(last, events[-1].version + BATCH_WINDOW))
+        return [e for e in events if e.cmd == cmd]
 
     def dispute(self, game_id: str, player_id: str, version: int, reason: str) -> Outcome:
         """A seat disputes the play at ``version``: recorded, and ruled at once by re-running

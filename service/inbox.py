@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from events.projector import Projection
+from events.redis_store import MAX_BLOCK_MS, blocking_client
 from events.store import StoredEvent
 
 log = logging.getLogger(__name__)
@@ -56,7 +57,7 @@ def notices(game_id: str, projection: Projection,
                                            "since": opened["since"],
                                            "label": opened.get("label", ""),
                                            "kinds": opened["kinds"],
-                                           "deadline": projection.deadline(seat)}))
+                                           "deadline": _millis(projection.deadline(seat))}))
     undo = projection.data.get("undo")
     if "undo_requested" in types and undo and undo.get("waiting"):
         out += [(player, {**base, "kind": "undo_asked", "seat": seat, "by": undo.get("by"),
@@ -73,9 +74,12 @@ def notices(game_id: str, projection: Projection,
 class Inbox:
     """Players' notice streams in Redis, and the webhooks they feed."""
 
-    def __init__(self, client: Any, webhooks: Any = None):
+    def __init__(self, client: Any, webhooks: Any = None, blocking: Any = None):
         self.redis = client
         self.webhooks = webhooks
+        # XREAD BLOCK outlasts the ordinary commands' socket timeout and would park one of
+        # their pooled connections per open stream: blocking reads get a client of their own.
+        self._blocking = blocking
 
     def after_append(self, game_id: str, projection: Projection,
                      appended: list[StoredEvent]) -> None:
@@ -112,10 +116,16 @@ class Inbox:
             entries = self.redis.xrange(key, f"({after}" if after != "0-0" else "-", "+",
                                         count=count)
         else:
-            reply = self.redis.xread({key: after}, count=count, block=block_ms)
+            reply = self._blocking_client().xread({key: after}, count=count,
+                                                  block=min(block_ms, MAX_BLOCK_MS))
             entries = reply[0][1] if reply else []
         return [{**json.loads(_text(fields[_key(fields, "notice")])), "id": _text(entry_id)}
                 for entry_id, fields in entries]
+
+    def _blocking_client(self) -> Any:
+        if self._blocking is None:
+            self._blocking = blocking_client(self.redis)
+        return self._blocking
 
     def latest(self, player_id: str) -> str:
         """The id of the player's newest notice ("0-0" when there is none)."""
@@ -131,6 +141,11 @@ class Inbox:
                                                        limit - 1)]
 
 
+def _millis(seconds: float | None) -> int | None:
+    """Times on the wire are Unix milliseconds (service.http.schemas)."""
+    return None if seconds is None else round(seconds * 1000)
+
+
 def _key(fields: dict[Any, Any], name: str) -> Any:
     return name if name in fields else name.encode()
 
@@ -139,7 +154,7 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def build_inbox(client: Any, followups: Any, config: Any) -> Inbox:
+def build_inbox(client: Any, followups: Any, config: Any, blocking: Any = None) -> Inbox:
     """The inbox with webhooks delivered through ``followups``'s queue (none without one)."""
     from service.webhooks import Webhooks
 
@@ -147,7 +162,7 @@ def build_inbox(client: Any, followups: Any, config: Any) -> Inbox:
     intervals = config.webhook_retry_seconds or None
     webhooks = Webhooks(client, enqueue, allow_http=config.webhook_allow_http,
                         **({"retry_intervals": intervals} if intervals else {}))
-    return Inbox(client, webhooks)
+    return Inbox(client, webhooks, blocking)
 
 
 MY_GAMES_FILTERS = ("all", "open", "running", "my_turn", "finished")
@@ -175,3 +190,22 @@ def my_games(service: Any, player_id: str, which: str = "all",
         rows.sort(key=lambda r: (r["pending"]["deadline"] is None,
                                  r["pending"]["deadline"] or 0, r["pending"]["since"]))
     return rows[:limit]
+
+
+def warn_clock(service: Any, game_id: str, seat: int, since: int) -> bool:
+    """Publish a ``clock_warning`` to the player whose decision opened at ``since`` is still
+    waiting with its clock running; whether one was published."""
+    if service.inbox is None:
+        return False
+    projection = service.projection(game_id)
+    prompt = service.pending_public(projection).get(str(seat))
+    info = projection.seats[seat] if 0 <= seat < len(projection.seats) else {}
+    if projection.status != "running" or not prompt or prompt["since"] != since \
+            or prompt["deadline"] is None or not info.get("player") or info.get("bot") \
+            or service.clock() >= prompt["deadline"]:
+        return False
+    service.inbox.publish([(info["player"], {
+        "kind": "clock_warning", "game_id": game_id, "game": projection.data["game"],
+        "version": projection.version, "seat": seat, "since": since,
+        "deadline": _millis(prompt["deadline"])})])
+    return True

@@ -1,18 +1,28 @@
 """``tablestream play``: a terminal client for a running server, using only its REST API.
 
-It knows no rules: it shows the seat's view and numbers the legal commands the server lists;
-the player picks one by number (Enter picks the first). Standard library only.
+It knows no rules: it shows the table in words (service/play_text.py), tells what the others
+did since your last look, and numbers the legal commands the server lists, each explained; the
+player picks one by number (Enter picks the first). Standard library only.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import time
 import urllib.error
 import urllib.request
 from typing import Any
 
 import click
+
+from service import play_text
+
+
+def default_server() -> str:
+    """$TABLESTREAM_URL, else the local server on $PORT (what `make run` serves)."""
+    return os.environ.get("TABLESTREAM_URL") or \
+        f"http://127.0.0.1:{os.environ.get('PORT', '8000')}/v1"
 
 
 class Client:
@@ -30,13 +40,23 @@ class Client:
             with urllib.request.urlopen(request, timeout=30) as response:
                 return json.loads(response.read() or b"null")
         except urllib.error.HTTPError as error:
-            problem = json.loads(error.read() or b"{}")
+            try:
+                problem = json.loads(error.read() or b"{}")
+            except ValueError:
+                problem = {"code": error.code, "detail": error.reason}
             raise click.ClickException(f"{problem.get('code')}: {problem.get('detail')}") \
                 from None
+        except (urllib.error.URLError, OSError) as error:
+            reason = getattr(error, "reason", error)
+            raise click.ClickException(
+                f"Cannot reach the Tablestream server at {self.base} ({reason}). Is it "
+                "running? Start one with `make run`, or point --server or TABLESTREAM_URL "
+                "at yours.") from None
 
 
 @click.command()
-@click.option("--server", default="http://127.0.0.1:8000/v1", show_default=True)
+@click.option("--server", default=default_server,
+              show_default="$TABLESTREAM_URL, else http://127.0.0.1:$PORT/v1 (PORT 8000)")
 @click.option("--token", envvar="TABLESTREAM_TOKEN", help="your bearer token ($TABLESTREAM_TOKEN)")
 @click.option("--name", help="create a new player with this name (instead of --token)")
 @click.option("--game", "game_id", help="a game to join or resume")
@@ -90,25 +110,41 @@ def _join_and_start(client: Client, game_id: str) -> None:
 
 def _loop(client: Client, game_id: str, poll: float) -> None:
     shown = -1
+    told = 0  # the last version narrated
     while True:
-        view = client.call("GET", f"/games/{game_id}")
-        if view["status"] == "finished":
-            click.echo(f"Game over: {json.dumps(view['result'])}")
-            return
-        if view["version"] != shown:
-            click.echo(f"\n--- version {view['version']}, waiting on seats "
-                       f"{', '.join(sorted(view['pending']))}")
-            click.echo(json.dumps(view["view"], indent=1)[:2000])
-            shown = view["version"]
-        legal = view["legal_commands"]
+        game = client.call("GET", f"/games/{game_id}")
+        if game["version"] != shown:
+            told = _tell(client, game_id, game, told)
+            if game["status"] == "finished":
+                click.echo(play_text.result_text(game))
+                return
+            click.echo("")
+            for line in play_text.render(game):
+                click.echo(line)
+            shown = game["version"]
+        legal = game["legal_commands"]
         if not legal:
             time.sleep(poll)
             continue
         for number, command in enumerate(legal, 1):
-            click.echo(f"  {number:3}. {json.dumps(command)}")
+            click.echo(f"  {number:3}. {play_text.describe_command(command, game)}")
         choice = click.prompt("Your move", default=1, type=click.IntRange(1, len(legal)))
         try:
-            client.call("POST", f"/games/{game_id}/commands",
-                        {**legal[choice - 1], "expected_version": view["version"]})
+            client.call("POST", f"/games/{game_id}/commands", legal[choice - 1])
         except click.ClickException as exc:
             click.echo(f"Not accepted: {exc.message}")
+
+
+def _tell(client: Client, game_id: str, game: dict[str, Any], told: int) -> int:
+    """Narrate the events after version ``told`` (the first look tells only the last few)."""
+    first = max(told + 1, game["version"] - 5) if told == 0 else told + 1
+    if first > game["version"]:
+        return told
+    page = client.call("GET", f"/games/{game_id}/events?from={first}&to={game['version']}"
+                              "&limit=200")
+    for event in page["events"]:
+        line = play_text.narrate(event, game)
+        if line:
+            click.echo(f"  * {line}")
+        told = event["version"]
+    return told

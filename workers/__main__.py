@@ -12,7 +12,7 @@ def main(argv: list[str] | None = None) -> int:
     """Parse the options and run the worker(s) until stopped."""
     parser = argparse.ArgumentParser(prog="python -m workers", description=__doc__)
     parser.add_argument("--with-scheduler", action="store_true",
-                        help="also run RQ's scheduler (turn clocks need one somewhere)")
+                        help="also run the clock loop (turn clocks need one somewhere)")
     parser.add_argument("--burst", action="store_true", help="quit when the queue is empty")
     parser.add_argument("--workers", type=int, default=1, help="processes (a pool when > 1)")
     parser.add_argument("--worker-class", choices=sorted(WORKER_CLASSES), default="simple")

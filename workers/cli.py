@@ -14,7 +14,7 @@ WORKER_CLASS_NAMES = ("fork", "simple")
 
 @click.command()
 @click.option("--scheduler/--no-scheduler", default=True, show_default=True,
-              help="run RQ's scheduler too (turn clocks need one somewhere)")
+              help="run the clock loop too (turn clocks need one somewhere)")
 @click.option("--burst", is_flag=True, help="quit when the queue is empty")
 @click.option("--workers", type=int, default=1, show_default=True,
               help="worker processes (a pool when > 1)")

@@ -90,6 +90,17 @@ def undo_lapse(game_id: str, seat: int, since: int) -> int | None:
     return outcome.version if outcome else None
 
 
+def clock_warning(game_id: str, seat: int, since: int) -> bool:
+    """Tell ``seat``'s player that the clock of the decision opened at ``since`` runs out soon
+    (nothing when the seat has acted meanwhile); whether a notice went out."""
+    from service.inbox import warn_clock
+
+    try:
+        return warn_clock(service(), game_id, seat, since)
+    except NotFound:
+        return False
+
+
 def deliver_webhook(player_id: str, webhook_id: str, delivery_id: str) -> str:
     """One attempt at a webhook delivery; after a failure the next attempt is scheduled."""
     game_service = service()

@@ -18,6 +18,7 @@ from rq import Queue, SimpleWorker, Worker
 from rq.worker_pool import WorkerPool
 
 from workers import queue_name
+from workers.clocks import ClockLoop, own_connection
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +26,7 @@ SWEEP_ENV = "TABLESTREAM_SWEEP_SECONDS"
 DEFAULT_SWEEP_SECONDS = 5.0
 SWEEP_LOCK = "tablestream:sweep-lock:{queue}"  # one sweeper per queue at a time
 # The idle worker wakes every worker_ttl - 15 seconds (RQ's dequeue timeout); 20 makes that 5,
-# so the periodic sweep and a scheduler take-over are not held up by a blocking dequeue.
+# so the periodic sweep is not held up by a blocking dequeue.
 WORKER_TTL = 20
 
 
@@ -51,12 +52,24 @@ class SweepingMixin:
         if time.monotonic() < self._next_sweep:
             return
         self._next_sweep = time.monotonic() + self.sweep_seconds
-        scheduler = getattr(self, "scheduler", None)
-        if scheduler is not None and (not scheduler._process or not scheduler._process.is_alive()):
-            # RQ retries the scheduler lock only every 10 minutes; a dead holder's lock lapses
-            # after about a minute, and this worker should take over then.
-            scheduler.acquire_locks(auto_start=True)
         self.sweep_now()
+
+    def work(self, *args: Any, with_scheduler: bool = False, **kwargs: Any) -> bool:
+        """RQ's work loop; ``with_scheduler`` runs our clock loop in this process instead of
+        RQ's forked scheduler (workers/clocks.py says why)."""
+        clocks = None
+        if with_scheduler:
+            clocks = ClockLoop(own_connection(self.connection), self.queue_names())
+            if kwargs.get("burst") or (args and args[0]):
+                clocks.tick()  # burst: what is due now, as RQ's scheduler does in burst mode
+                clocks = None
+            else:
+                clocks.start()
+        try:
+            return super().work(*args, with_scheduler=False, **kwargs)  # type: ignore[misc]
+        finally:
+            if clocks is not None:
+                clocks.stop()
 
     def sweep_now(self) -> int:
         """Run the sweep here unless another worker swept within the interval."""

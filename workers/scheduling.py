@@ -7,7 +7,9 @@ Notes on RQ 3.0 (checked in its source):
 - ``enqueue_at`` in 3.0 does pass ``unique`` on, but older releases dropped it, so jobs are
   created and then enqueued or scheduled explicitly with ``unique=True``;
 - the scheduled registry scores jobs in whole seconds (``calendar.timegm`` truncates), so a clock
-  job is scheduled at the deadline rounded *up*, or it would fire early and be a stale no-op;
+  job is scheduled at the deadline rounded *up* (RQ's own scheduler, if one runs, must not fire
+  it early), then its score is set to the exact deadline, which our clock loop
+  (workers/clocks.py) reads: RQ's scheduler alone made clocks about a second late;
 - RQ stores pickles, so its client must not decode responses, unlike the event store's client.
 """
 
@@ -16,7 +18,9 @@ from __future__ import annotations
 import hashlib
 import logging
 import math
+import os
 import re
+import socket
 import threading
 import time
 from collections import OrderedDict
@@ -31,6 +35,7 @@ from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
 
 from events.projector import Projection
+from events.redis_store import client_options
 from workers import queue_name
 
 log = logging.getLogger(__name__)
@@ -46,14 +51,17 @@ BOT_TURN = "workers.jobs.bot_turn"
 TURN_TIMEOUT = "workers.jobs.turn_timeout"
 UNDO_LAPSE = "workers.jobs.undo_lapse"
 WEBHOOK = "workers.jobs.deliver_webhook"
-FUNCTIONS = {"bot": BOT_TURN, "clock": TURN_TIMEOUT, "undo": UNDO_LAPSE}
+CLOCK_WARNING = "workers.jobs.clock_warning"
+FUNCTIONS = {"bot": BOT_TURN, "clock": TURN_TIMEOUT, "undo": UNDO_LAPSE, "warn": CLOCK_WARNING}
 
 
 @dataclass(frozen=True)
 class Due:
     """A job a projection calls for: a bot turn now, or a clock expiry at ``at``."""
 
-    kind: str  # "bot", "clock" or "undo" (a takeback request that lapses unanswered)
+    # "bot", "clock", "undo" (a takeback request that lapses unanswered) or "warn" (a player is
+    # told their clock is about to run out)
+    kind: str
     seat: int
     since: int
     at: float  # epoch seconds: when the prompt opened (bot) or its deadline (clock, undo)
@@ -66,6 +74,12 @@ def job_id(kind: str, game_id: str, seat: int, since: int) -> str:
     if not _SAFE_ID.fullmatch(game):
         game = "h" + hashlib.sha256(game_id.encode()).hexdigest()[:24]
     return f"{kind}-{game}-{seat}-{since}"
+
+
+def warning_lead(clock_seconds: float) -> float:
+    """How long before a turn clock runs out its player is warned: a quarter of the clock, at
+    most 30 s; none for clocks under 20 s, where a warning would only be noise."""
+    return 0.0 if clock_seconds < 20 else min(30.0, clock_seconds / 4)
 
 
 def due_jobs(projection: Projection) -> list[Due]:
@@ -81,6 +95,9 @@ def due_jobs(projection: Projection) -> list[Due]:
             deadline = projection.deadline(seat)
             if deadline is not None:
                 due.append(Due("clock", seat, opened["since"], deadline))
+                lead = warning_lead(deadline - opened["at"] / 1000)
+                if lead:
+                    due.append(Due("warn", seat, opened["since"], deadline - lead))
     undo = projection.data.get("undo")
     seconds = projection.data["options"].get("reaction_seconds", 0)
     if undo and undo.get("waiting") and seconds:
@@ -88,16 +105,22 @@ def due_jobs(projection: Projection) -> list[Due]:
     return due
 
 
+def _queue_options() -> dict[str, Any]:
+    """The event store's timeouts and pool (issue 9 item 1), with bytes responses: RQ stores
+    pickles. An RQ worker raises the socket timeout above its own blocking dequeue."""
+    return {**client_options(), "decode_responses": False}
+
+
 def queue_connection(url: str) -> redis.Redis:
     """A client for RQ: bytes responses (RQ stores pickles), separate from the store's client."""
-    return redis.Redis.from_url(url)
+    return redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+        url, **_queue_options()))
 
 
 def connection_like(client: Any) -> redis.Redis:
     """A bytes client on the same server as ``client`` (a decoding event-store client)."""
-    kwargs = dict(client.connection_pool.connection_kwargs)
-    kwargs["decode_responses"] = False
-    return redis.Redis(connection_pool=redis.ConnectionPool(
+    kwargs = {**client.connection_pool.connection_kwargs, **_queue_options()}
+    return redis.Redis(connection_pool=redis.BlockingConnectionPool(
         connection_class=client.connection_pool.connection_class, **kwargs))
 
 
@@ -108,6 +131,7 @@ class JobState:
     status: JobStatus | None
     started_at: datetime | None
     waiting: bool
+    worker_dead: bool = False  # the worker that started it is known to be gone (same host)
 
 
 class JobScheduler:
@@ -154,8 +178,12 @@ class JobScheduler:
                 return False
         job = self._job(game_id, due, jid)
         try:
-            if due.kind in ("clock", "undo") and due.at > time.time():
+            if due.kind in ("clock", "undo", "warn") and due.at > time.time():
                 self.queue.schedule_job(job, _whole_second_after(due.at), unique=True)
+                # RQ scores in whole seconds, rounded up here so that its own scheduler (if one
+                # runs) never fires early; the clock loop reads the exact deadline (item 11).
+                self.connection.zadd(self.queue.scheduled_job_registry.key, {jid: due.at},
+                                     xx=True)
             else:
                 self.queue.enqueue_job(job, unique=True)
             issued = True
@@ -177,13 +205,16 @@ class JobScheduler:
             pass  # issued again meanwhile by an append: that one will do
         self._remember(jid)
 
-    def enqueue_now(self, game_id: str, due: Due) -> None:
-        """Move a scheduled job whose time has passed onto the queue (the scheduler is down)."""
+    def enqueue_now(self, game_id: str, due: Due) -> bool:
+        """Move a scheduled job whose time has passed onto the queue (the scheduler is down);
+        False when it was no longer in the scheduled registry."""
         jid = job_id(due.kind, game_id, due.seat, due.since)
         registry = ScheduledJobRegistry(queue=self.queue)
         # ZREM decides who moves it: the live scheduler or this call, never both.
         if self.connection.zrem(registry.key, jid):
             self.queue.enqueue_job(Job.fetch(jid, connection=self.connection))
+            return True
+        return False
 
     def status(self, game_id: str, due: Due) -> JobState:
         """What became of ``due``'s job (status None when there is no such job)."""
@@ -198,7 +229,26 @@ class JobScheduler:
         # a job on another queue may have no workers at all.
         waiting = status == JobStatus.QUEUED and job.origin == self.queue.name and \
             self.queue.get_job_position(jid) is not None
-        return JobState(status, job.started_at, waiting)
+        dead = status == JobStatus.STARTED and self.worker_dead(job.worker_name)
+        return JobState(status, job.started_at, waiting, dead)
+
+    def worker_dead(self, worker_name: str | None) -> bool:
+        """True when the RQ worker ``worker_name`` ran on this host and its process is gone (a
+        SIGKILL leaves its key for a while, and its job "started" for good). Unsure (another
+        host, no record): False, and the sweeper waits for the job to go stale instead."""
+        if not worker_name:
+            return False
+        raw = self.connection.hmget(f"rq:worker:{worker_name}", "hostname", "pid")
+        hostname, pid = (value.decode() if isinstance(value, bytes) else value for value in raw)
+        if hostname != socket.gethostname() or not pid:
+            return False
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            return True
+        except (OSError, ValueError):
+            return False
+        return False
 
     def enqueue_webhook(self, player_id: str, webhook_id: str, delivery_id: str,
                         delay: float = 0.0) -> None:

@@ -2,7 +2,8 @@
 
 It looks at every running game and re-issues the jobs its pending seats need and no longer have:
 a bot seat waiting with no live job, a clock past its deadline whose job was lost or never left
-the scheduled registry (a dead scheduler keeps its lock for a minute). Everything it issues is
+the scheduled registry (no worker runs a clock loop), a job "started" by a worker that died (at
+once when that worker ran on this host, else once the start is stale). Everything it issues is
 safe to run twice, so it errs on the side of issuing.
 """
 
@@ -84,12 +85,14 @@ class Sweeper:
         if state.waiting or status == JobStatus.DEFERRED:
             return False  # workers are busy; it will run
         if status == JobStatus.SCHEDULED:
-            # Past its time by more than the grace: the scheduler holding the lock is gone.
-            self.scheduler.enqueue_now(game_id, due)
-            log.warning("enqueued overdue %s job of game %s seat %s", due.kind, game_id, due.seat)
-            return True
-        if status == JobStatus.STARTED and started_at is not None and \
-                now - _epoch(started_at) < self.stale_started:
+            # Past its time by more than the grace: no clock loop runs.
+            if self.scheduler.enqueue_now(game_id, due):
+                log.warning("enqueued overdue %s job of game %s seat %s", due.kind, game_id,
+                            due.seat)
+                return True
+            # Claimed from the registry by a clock loop whose worker died before enqueueing it.
+        if status == JobStatus.STARTED and started_at is not None and not state.worker_dead \
+                and now - _epoch(started_at) < self.stale_started:
             return False  # running right now
         self.scheduler.reissue(game_id, due)
         log.warning("re-issued %s job of game %s seat %s since %s (was %s)", due.kind, game_id,

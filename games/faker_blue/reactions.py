@@ -105,6 +105,10 @@ def challengeable(state: State, seat: Seat) -> list[int]:
 def prompts(state: State) -> dict[Seat, Prompt]:
     """Every seat with a decision in the window, each with its own reaction prompt."""
     play = state["play"]
+    if play is None:
+        # Between a turn's discard and the next turn's draw (a replay can stop inside one
+        # command's events, e.g. at cards_discarded) no reaction window is open.
+        return {}
     defences = open_defences(state)
     name = KINDS[play["declared"]].name
     # the same test as challengeable(), once for all seats (this runs on every command)

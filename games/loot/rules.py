@@ -376,6 +376,14 @@ class Loot(Game):
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         return views.view(self, state, viewer)
 
+    def replay_view(self, state: State, viewer: Viewer, game_over: bool) -> dict[str, Any]:
+        """Once the game is over every card is face up (loot.md §7 and §10: hands are counted
+        against their holders), so a replay of a finished game shows the whole table."""
+        return self.view(state, AUDITOR if game_over else viewer)
+
+    def secrets_after_end(self, state: State, viewer: Viewer) -> set[str]:
+        return set()
+
     def redact(self, event: Event, viewer: Viewer) -> Event | None:
         return views.redact(event, viewer)
 

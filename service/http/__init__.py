@@ -24,9 +24,10 @@ from service.http import (
     replay,
     undo,
 )
-from service.http.context import Tablestream
-from service.http.errors import ProblemApi
-from service.http.limiter import RateLimiter
+from service.http.blueprint import check_game_id
+from service.http.context import Tablestream, refuse_token_in_url
+from service.http.errors import ProblemApi, limit_body
+from service.http.limiter import Quotas, RateLimiter
 from service.inbox import build_inbox
 from service.lobby import Lobby
 
@@ -44,7 +45,7 @@ EXPOSED_HEADERS = ["ETag", "Idempotent-Replayed", "Retry-After", "Location",
 def create_app(config: Config | None = None, followups: Any = None,
                redis_client: Any = None, **service_options: Any) -> Flask:
     """The Flask app over one Redis (the embedded one unless ``config.redis_url`` is set)."""
-    from events.redis_store import RedisEventStore, connect
+    from events.redis_store import RedisEventStore, blocking_client, connect
 
     config = config or Config.from_env()
     if redis_client is None:
@@ -53,6 +54,10 @@ def create_app(config: Config | None = None, followups: Any = None,
     app.config.update(API_TITLE="Tablestream", API_VERSION=API_VERSION, OPENAPI_VERSION="3.1.0",
                       JSON_SORT_KEYS=False, API_SPEC_OPTIONS=_spec_options(), **_docs_config())
     observability.install(app, enabled=config.access_log)
+    # Werkzeug refuses a longer body (413) when it is read, chunked or not; limit_body refuses
+    # a declared Content-Length at once, before authentication or any handler.
+    app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes
+    app.before_request(limit_body)
     if config.cors_origins:
         from flask_cors import CORS
 
@@ -60,15 +65,26 @@ def create_app(config: Config | None = None, followups: Any = None,
         CORS(app, origins=origins, expose_headers=EXPOSED_HEADERS, max_age=600,
              allow_headers=["Authorization", "Content-Type", "If-None-Match", "Last-Event-ID",
                             observability.REQUEST_ID_HEADER])
-    store = RedisEventStore(redis_client)
+    # One pool of blocking connections for every live stream of this process (game events and
+    # players' notices), apart from the pool moves use (issue 9 item 1).
+    blocking = blocking_client(redis_client)
+    store = RedisEventStore(redis_client, blocking)
     lobby = Lobby(redis_client)
     if followups is None and config.workers_enabled:
         followups = _default_followups(config, redis_client)
-    inbox = service_options.pop("inbox", None) or build_inbox(redis_client, followups, config)
+    inbox = service_options.pop("inbox", None) or build_inbox(redis_client, followups, config,
+                                                                  blocking)
     service = GameService(store, followups=followups, lobby=lobby, inbox=inbox,
                           **service_options)
     app.extensions["tablestream"] = Tablestream(config, service, Accounts(redis_client), lobby,
-                                                RateLimiter(config.rate_limit_per_second))
+                                                RateLimiter(config.rate_limit_per_second),
+                                                Quotas.from_config(config, redis_client))
+    if config.trusted_proxies > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config.trusted_proxies)  # type: ignore[method-assign]
+    app.before_request(refuse_token_in_url)
+    app.url_value_preprocessor(check_game_id)
     api = ProblemApi(app)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for blueprint in BLUEPRINTS:
@@ -102,9 +118,12 @@ def _docs_config() -> dict[str, Any]:
 
 
 def _spec_options() -> dict[str, Any]:
-    return {"security": [{"bearer": []}],
-            "info": {"description": "Turn-based card and board games over REST, event-sourced "
-                                    "on Redis Streams. Errors are application/problem+json."}}
+    # Security is declared per operation (service.http.contract), not globally.
+    return {"info": {"license": {"name": "Apache-2.0", "identifier": "Apache-2.0"},
+                     "description": "Turn-based card and board games over REST, event-sourced "
+                                    "on Redis Streams. Errors are application/problem+json "
+                                    "with a stable `code`. Every time is in Unix "
+                                    "milliseconds; every seat is an integer."}}
 
 
 def _embedded_url(config: Config) -> str:

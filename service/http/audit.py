@@ -35,11 +35,13 @@ class Explain(MethodView):
 class Disputes(MethodView):
     @blp.arguments(DisputeIn())
     @blp.response(201, CommandOut)
-    @blp.errors(400, 401, 403, 404, 409)
+    @blp.errors(400, 401, 403, 404, 409, 429)
     def post(self, body, game_id):
         """Dispute a play: recorded, and ruled at once by re-running the rules over the log."""
         tablestream = ctx()
         player = current_player()
+        # Each ruling re-runs the rules over the whole log: limited per player.
+        tablestream.quotas.disputes.check(player["id"])
         outcome = tablestream.service.dispute(game_id, player["id"], body["version"],
                                               body["reason"])
         projection = outcome.projection

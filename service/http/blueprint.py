@@ -3,25 +3,86 @@
 from __future__ import annotations
 
 import http
+import re
 from collections.abc import Callable
 from typing import Any
 
+import flask
 import flask_smorest
 from webargs.flaskparser import FlaskParser
+
+from service.errors import BadRequest, NotFound
+
+# Game ids are 12 hex digits (service.application.new_game_id); anything outside this alphabet
+# could break a Redis key's hash tag ("{", "}"), so such an id names no game.
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def check_game_id(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """url_value_preprocessor: a ``game_id`` no game can have is 404 ``game_not_found``."""
+    game_id = (values or {}).get("game_id")
+    if game_id is not None and not GAME_ID.fullmatch(game_id):
+        raise NotFound("game_not_found", "There is no such game.")
+
+
+# No command, option set or request of ours nests anywhere near this deep; deeper JSON is
+# refused as malformed before anything walks it (5,000 levels was a RecursionError 500).
+MAX_JSON_DEPTH = 32
 
 
 class BadRequestParser(FlaskParser):
     # A body that fails its schema is malformed (400); 422 is kept for rule violations.
     DEFAULT_VALIDATION_STATUS = 400
 
+    def load_json(self, req: flask.Request, schema: Any) -> Any:
+        """The JSON body, refused as malformed (400 ``malformed_json``) past MAX_JSON_DEPTH."""
+        try:
+            body = super().load_json(req, schema)
+        except RecursionError:
+            body = None
+            depth = MAX_JSON_DEPTH + 1
+        else:
+            depth = json_depth(body)
+        if depth > MAX_JSON_DEPTH:
+            raise BadRequest("malformed_json",
+                             f"The request body nests deeper than {MAX_JSON_DEPTH} levels.")
+        return body
+
+
+def json_depth(value: Any) -> int:
+    """How deeply ``value`` nests lists and objects (a scalar is 0), without recursion."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else \
+            item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        if depth <= MAX_JSON_DEPTH:  # deeper is refused anyway: stop walking
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
 
 class Blueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = BadRequestParser()
 
     def errors(self, *statuses: int) -> Callable[[Any], Any]:
-        """Document the problem+json answers an endpoint may give."""
+        """Document the problem+json answers an endpoint may give; every one that reaches the
+        store may also answer 503 ``store_unavailable`` (with Retry-After)."""
         def decorator(func: Any) -> Any:
-            for status in statuses:
+            for status in sorted({*statuses, 503}):
                 func = self.alt_response(status, response=http.HTTPStatus(status).name)(func)
             return func
         return decorator
+
+
+def sse_event_schema(id_: str, event: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The schema of one server-sent event (its ``id``, ``event`` and JSON ``data`` lines), as
+    OpenAPI 3.2 and schemathesis read a text/event-stream schema."""
+    return {"type": "object", "required": ["id", "event", "data"], "properties": {
+        "id": {"type": "string", "description": id_},
+        "event": {"type": "string", "description": event},
+        "data": {"type": "string", "contentMediaType": "application/json",
+                 "contentSchema": data}}}

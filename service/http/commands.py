@@ -6,6 +6,7 @@ from flask.views import MethodView
 
 from service.http.blueprint import Blueprint
 from service.http.context import ctx, current_player
+from service.http.games import game_body
 from service.http.schemas import CommandIn, CommandOut
 
 blp = Blueprint("commands", __name__, url_prefix="/v1/games", description="Moves")
@@ -29,6 +30,8 @@ class Commands(MethodView):
         game = projection.game
         body = {"version": outcome.version,
                 "events": [tablestream.service.public_event(game, e, viewer)
-                           for e in outcome.events]}
+                           for e in outcome.events],
+                # What the mover needs next, so a client plays with one request per move.
+                "game": game_body(game_id, player, projection)}
         # A retry gets the first answer's body; the header says it was not appended again.
         return body, 200, {"Idempotent-Replayed": "true" if outcome.duplicate else "false"}

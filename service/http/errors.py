@@ -3,24 +3,28 @@
 from __future__ import annotations
 
 import http
+import logging
+import sys
+from collections.abc import Iterator
 from typing import Any
 
+import apispec
 import marshmallow as ma
-from flask import Response, json
+import redis
+from flask import Response, current_app, json, request
 from flask_smorest import Api
 from flask_smorest.spec import prepare_response
-from werkzeug.exceptions import HTTPException
+from redis.exceptions import RedisClusterException
+from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntityTooLarge
 
+from events.redis_store import is_outage
+from events.store import StoreUnavailable
 from service.errors import ServiceError
+from service.problems import HTTP_CODES, PROBLEM_JSON, PROBLEM_TYPE
 
-PROBLEM_TYPE = "https://tablestream.dev/problems/"
-PROBLEM_JSON = "application/problem+json"
+STORE_RETRY_AFTER = 2  # seconds: a restarted Redis or a failed-over master is back by then
 
-# Stable codes for errors raised by Flask, werkzeug or webargs rather than by us.
-HTTP_CODES = {400: "invalid_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-              405: "method_not_allowed", 406: "not_acceptable", 409: "conflict",
-              413: "payload_too_large", 415: "unsupported_media_type", 422: "invalid_request",
-              429: "rate_limited", 500: "internal_error"}
+log = logging.getLogger(__name__)
 
 
 class ProblemSchema(ma.Schema):
@@ -36,19 +40,62 @@ class ProblemSchema(ma.Schema):
     legal_commands = ma.fields.List(ma.fields.Dict(), metadata={
         "description": "The caller's legal commands now (rule violations)"})
     details = ma.fields.Dict(metadata={"description": "Rule-specific facts"})
-    retry_after = ma.fields.Integer(metadata={"description": "Seconds to wait (429)"})
+    retry_after = ma.fields.Integer(metadata={"description": "Seconds to wait (429, 503)"})
+
+
+PROBLEM_FIELDS = frozenset(ProblemSchema().fields)
 
 
 def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Response:
-    body = {"type": PROBLEM_TYPE + code, "title": title, "status": status, "detail": detail,
-            "code": code, **{k: v for k, v in extra.items() if v is not None}}
+    """A problem+json response; facts the ProblemSchema does not declare go under ``details``,
+    so every body validates against the documented schema (it allows no other members)."""
+    body: dict[str, Any] = {"type": PROBLEM_TYPE + code, "title": title, "status": status,
+                            "detail": detail, "code": code}
+    for key, value in extra.items():
+        if value is None:
+            continue
+        if key in PROBLEM_FIELDS:
+            body[key] = {**body.get(key, {}), **value} if key == "details" else value
+        else:
+            body["details"] = {**body.get("details", {}), key: value}
     return Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
+
+
+def limit_body() -> None:
+    """before_request: refuse a body longer than MAX_CONTENT_LENGTH (413), before any handler.
+
+    A declared Content-Length is checked unread. A chunked body is read up to the limit (werkzeug
+    stops there without a word, which would parse a truncated body), then one byte more.
+    """
+    limit = request.max_content_length
+    size = request.content_length
+    if limit is not None and size is None \
+            and "chunked" in request.headers.get("Transfer-Encoding", "").lower():
+        size = len(request.get_data(cache=True))
+        if size >= limit and request.environ["wsgi.input"].read(1):
+            size += 1
+    if limit is not None and size is not None and size > limit:
+        raise RequestEntityTooLarge(f"The request body is over {limit} bytes, the limit.")
+
+
+class FinishedSpec(apispec.APISpec):
+    """The spec whose document has what ``service.http.contract`` promises added."""
+
+    def to_dict(self) -> dict[str, Any]:
+        from service.http.contract import finish_document
+
+        return finish_document(super().to_dict())
 
 
 class ProblemApi(Api):
     """flask-smorest's Api answering every error with problem+json."""
 
     ERROR_SCHEMA = ProblemSchema
+
+    def _init_spec(self, *args: Any, **kwargs: Any) -> None:
+        super()._init_spec(*args, **kwargs)
+        # flask-smorest builds a plain APISpec; ours finishes the document it serves and writes.
+        self.spec.__class__ = FinishedSpec
 
     def _register_responses(self) -> None:
         """Document every error response as problem+json (flask-smorest says application/json)."""
@@ -65,11 +112,40 @@ class ProblemApi(Api):
     def _register_error_handlers(self) -> None:
         super()._register_error_handlers()
         self._app.register_error_handler(ServiceError, self.handle_service_error)
+        for error in (redis.RedisError, RedisClusterException, StoreUnavailable):
+            self._app.register_error_handler(error, self.handle_store_error)
 
     def handle_service_error(self, error: ServiceError) -> Response:
-        response = problem(error.status, error.code, error.title, error.detail, **error.extra)
+        extra = dict(error.extra)
+        if extra.get("legal_commands") and extra.get("version") is not None:
+            from service.http.games import postable
+
+            extra["legal_commands"] = postable(extra["legal_commands"], extra["version"])
+        response = problem(error.status, error.code, error.title, error.detail, **extra)
         if "retry_after" in error.extra:
             response.headers["Retry-After"] = str(error.extra["retry_after"])
+        return response
+
+    def handle_store_error(self, error: Exception) -> Response:
+        """Redis down, hung or refusing writes: 503 ``store_unavailable`` and one log line (an
+        outage is not a bug, so no traceback per request); any other Redis error is a 500."""
+        if not isinstance(error, StoreUnavailable) and "MISCONF" in str(error):
+            # Redis itself refusing writes after a failed append-only file write.
+            error = StoreUnavailable(f"the append-only file cannot be written ({error})")
+        if isinstance(error, StoreUnavailable):
+            reason, retry_after = error.reason, error.retry_after
+            detail = f"The game store accepts no writes now: {reason}."
+        elif is_outage(error):
+            reason, retry_after = f"{type(error).__name__}: {error}", STORE_RETRY_AFTER
+            detail = "The game store cannot be reached now."
+        else:
+            current_app.log_exception(sys.exc_info())
+            return self.handle_http_exception(InternalServerError())
+        reason = " ".join(reason.split())  # one line, whatever Redis put in its message
+        log.warning("store unavailable: %s %s: %s", request.method, request.path, reason)
+        response = problem(503, "store_unavailable", "Service unavailable",
+                           f"{detail} Retry after {retry_after} s.", retry_after=retry_after)
+        response.headers["Retry-After"] = str(retry_after)
         return response
 
     def handle_http_exception(self, error: HTTPException) -> Response:
@@ -88,6 +164,19 @@ class ProblemApi(Api):
         for name, value in (data.get("headers") or {}).items():
             response.headers[name] = value
         return response
+
+
+def end_on_outage(stream: Iterator[str], what: str) -> Iterator[str]:
+    """``stream`` (server-sent events), ended with one log line when the store goes away under
+    it: the headers are sent, so no 503 now; the client reconnects with Last-Event-ID and gets
+    the 503 until the store is back."""
+    try:
+        yield from stream
+    except (redis.RedisError, RedisClusterException) as exc:
+        if not is_outage(exc):
+            raise
+        log.warning("store unavailable: %s ended: %s: %s", what, type(exc).__name__,
+                    " ".join(str(exc).split()))
 
 
 def _is_json_error(errors: Any) -> bool:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from flask import Response, request, stream_with_context
+from flask import Response, stream_with_context
 from flask.views import MethodView
 
 from service import metrics
-from service.http.blueprint import Blueprint
+from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import ctx, optional_player
-from service.http.schemas import EventPage, EventsQuery, StreamQuery
+from service.http.errors import end_on_outage
+from service.http.schemas import EventPage, EventsQuery, StreamHeaders, StreamQuery
 
 blp = Blueprint("events", __name__, url_prefix="/v1/games", description="The event log")
 
@@ -38,19 +39,21 @@ class Events(MethodView):
 @blp.route("/<game_id>/events/stream")
 class EventStream(MethodView):
     @blp.arguments(StreamQuery(), location="query")
+    @blp.arguments(StreamHeaders(), location="headers")
     @blp.doc(responses={"200": {"description": "A text/event-stream of events; each `id` is "
                                 "the event's version, resumable with Last-Event-ID",
-                                "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
-    def get(self, query, game_id):
+                                "content": {"text/event-stream": {"schema": sse_event_schema(
+                                    "The event's version", "The event's type",
+                                    {"$ref": "#/components/schemas/EventOut"})}}}})
+    @blp.errors(400, 401, 404)
+    def get(self, query, headers, game_id):
         """Follow the log live as server-sent events, resuming after Last-Event-ID."""
         tablestream = ctx()
         service = tablestream.service
         projection = service.projection(game_id)
-        viewer = service.viewer_for(projection, optional_player())
-        after = query.get("last_event_id")
-        header = request.headers.get("Last-Event-ID", "")
-        if header.isdigit():
-            after = int(header)
+        # The one endpoint taking ?access_token=: EventSource cannot set headers.
+        viewer = service.viewer_for(projection, optional_player(from_url=True))
+        after = headers.get("last_event_id", query.get("last_event_id"))
         after = projection.version if after is None else after
         heartbeat = tablestream.config.sse_heartbeat_seconds
         finished = projection.status == "finished" and after >= projection.version
@@ -67,7 +70,8 @@ def _stream(service, game_id: str, viewer, after: int, heartbeat: float,
         return
     metrics.SSE_CONNECTIONS.inc()
     try:
-        yield from _follow(service, game, game_id, viewer, after, heartbeat)
+        yield from end_on_outage(_follow(service, game, game_id, viewer, after, heartbeat),
+                                 f"stream of game {game_id}")
     finally:
         metrics.SSE_CONNECTIONS.dec()
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import request
+from flask import request, url_for
 from flask.views import MethodView
 
 from service.http.blueprint import Blueprint
@@ -19,17 +19,24 @@ from service.http.schemas import (
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games and the lobby")
 
 
-def game_body(game_id: str, viewer_player) -> dict:
-    """The caller's picture of a game, with player names on the seats."""
+def game_body(game_id: str, viewer_player, projection=None) -> dict:
+    """The caller's picture of a game, with player names on the seats (of ``projection`` when
+    the caller has it already, e.g. from its own append)."""
     tablestream = ctx()
-    projection = tablestream.service.projection(game_id)
+    projection = projection or tablestream.service.projection(game_id)
     viewer = tablestream.service.viewer_for(projection, viewer_player)
     body = tablestream.service.describe(projection, viewer)
     body["id"] = game_id
+    body["legal_commands"] = postable(body["legal_commands"], projection.version)
     names = tablestream.accounts.names([s["player"] for s in body["seats"] if s["player"]])
     for seat in body["seats"]:
         seat["name"] = names.get(seat["player"]) if seat["player"] else None
     return body
+
+
+def postable(commands: list[dict], version: int) -> list[dict]:
+    """Legal commands as bodies a client can POST unchanged: each with the version it is for."""
+    return [{**command, "expected_version": version} for command in commands]
 
 
 @blp.route("/catalog")
@@ -51,13 +58,17 @@ class Games(MethodView):
 
     @blp.arguments(GameCreate())
     @blp.response(201, GameOut)
-    @blp.errors(400, 401)
+    @blp.errors(400, 401, 429)
     def post(self, body):
         """Create a game with human and bot seats; the creator takes the first human seat."""
+        tablestream = ctx()
         player = current_player()
-        game_id = ctx().service.create_game(player["id"], body["game"], body["options"],
-                                            body["seats"], body["join"])
-        return game_body(game_id, player)
+        tablestream.quotas.games.check(player["id"])
+        game_id = tablestream.service.create_game(
+            player["id"], body["game"], body["options"], body["seats"], body["join"],
+            unlisted=tablestream.config.unlisted_games)
+        return game_body(game_id, player), 201, {"Location": url_for(
+            "games.GameResource", game_id=game_id, _external=False)}
 
 
 @blp.route("/<game_id>")

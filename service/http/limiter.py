@@ -1,10 +1,15 @@
-"""A per-player command rate limit (429), kept in each API process."""
+"""Rate limits (429): commands per player per second, kept in each API process; creating
+players and games and filing disputes per minute, counted in Redis."""
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from service.errors import RateLimited
 
@@ -30,3 +35,55 @@ class RateLimiter:
                                   f"At most {self.per_second} commands a second; slow down.",
                                   retry_after=1)
             seen.append(now)
+
+
+class WindowLimiter:
+    """At most ``limit`` actions per subject in each ``period``-second window, counted in Redis
+    so that every API process shares one count (a per-process count would multiply the limit by
+    the number of processes). For rare, costly actions: creating players and games, disputes.
+
+    Fixed windows: one INCR per action; a burst across a window's edge may reach twice the
+    limit, which is still bounded.
+    """
+
+    def __init__(self, client: Any, name: str, limit: int, what: str, period: int = 60,
+                 clock: Callable[[], float] = time.time):
+        self.client = client
+        self.name = name
+        self.limit = limit
+        self.what = what
+        self.period = period
+        self.clock = clock
+
+    def check(self, subject: str) -> None:
+        """Count one action by ``subject``; RateLimited (429) past the limit."""
+        if self.limit <= 0:
+            return
+        now = self.clock()
+        window = int(now // self.period)
+        key = f"ratelimit:{self.name}:{window}:{subject}"
+        pipe = self.client.pipeline(transaction=False)
+        pipe.incr(key)
+        pipe.expire(key, self.period + 1)
+        count = int(pipe.execute()[0])
+        if count > self.limit:
+            retry_after = max(1, math.ceil((window + 1) * self.period - now))
+            raise RateLimited("rate_limited",
+                              f"At most {self.limit} {self.what} every {self.period} seconds; "
+                              f"try again in {retry_after} s.", retry_after=retry_after)
+
+
+@dataclass(frozen=True)
+class Quotas:
+    """The per-minute limits on creating players (per client address) and games, and on
+    disputes (per player)."""
+
+    players: WindowLimiter
+    games: WindowLimiter
+    disputes: WindowLimiter
+
+    @classmethod
+    def from_config(cls, config: Any, client: Any) -> Quotas:
+        return cls(WindowLimiter(client, "players", config.players_per_minute, "new players"),
+                   WindowLimiter(client, "games", config.games_per_minute, "new games"),
+                   WindowLimiter(client, "disputes", config.disputes_per_minute, "disputes"))

@@ -6,12 +6,13 @@ import json
 import re
 from collections.abc import Iterator
 
-from flask import Response, request, stream_with_context
+from flask import Response, request, stream_with_context, url_for
 from flask.views import MethodView
 
 from service import metrics
-from service.http.blueprint import Blueprint
+from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import ctx, current_player
+from service.http.errors import end_on_outage
 from service.http.schemas import (
     DeliveryOut,
     MeStreamQuery,
@@ -60,12 +61,13 @@ class MyNotices(MethodView):
         "description": "A text/event-stream of notices (game_started, your_turn, undo_asked, "
                        "clock_warning, game_over) across all your games; each `id` resumes "
                        "with Last-Event-ID",
-        "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+        "content": {"text/event-stream": {"schema": sse_event_schema(
+            "The notice's id", "The notice's kind", {"type": "object"})}}}})
     @blp.errors(400, 401)
     def get(self, query):
         """Follow notices from all your games on one connection."""
         tablestream = ctx()
-        player = current_player()
+        player = current_player(from_url=True)  # EventSource cannot set headers
         header = request.headers.get("Last-Event-ID", "")
         after = header if _NOTICE_ID.fullmatch(header) else query.get("last_event_id")
         if after is None:
@@ -80,16 +82,21 @@ def _follow(inbox, player_id: str, after: str, heartbeat: float) -> Iterator[str
     yield ": connected\n\n"
     metrics.SSE_CONNECTIONS.inc()
     try:
-        while True:
-            notices = inbox.read(player_id, after, block_ms=int(heartbeat * 1000))
-            for notice in notices:
-                yield (f"id: {notice['id']}\nevent: {notice['kind']}\n"
-                       f"data: {json.dumps(notice)}\n\n")
-                after = notice["id"]
-            if not notices:
-                yield ": keep-alive\n\n"
+        yield from end_on_outage(_notices(inbox, player_id, after, heartbeat),
+                                 f"notice stream of {player_id}")
     finally:
         metrics.SSE_CONNECTIONS.dec()
+
+
+def _notices(inbox, player_id: str, after: str, heartbeat: float) -> Iterator[str]:
+    while True:
+        notices = inbox.read(player_id, after, block_ms=int(heartbeat * 1000))
+        for notice in notices:
+            yield (f"id: {notice['id']}\nevent: {notice['kind']}\n"
+                   f"data: {json.dumps(notice)}\n\n")
+            after = notice["id"]
+        if not notices:
+            yield ": keep-alive\n\n"
 
 
 @blp.route("/webhooks")
@@ -106,8 +113,9 @@ class Webhooks(MethodView):
     def post(self, body):
         """Register an HTTPS callback for your_turn, undo_asked and game_over notices."""
         player = current_player()
-        return ctx().service.inbox.webhooks.register(player["id"], body["url"],
+        hook = ctx().service.inbox.webhooks.register(player["id"], body["url"],
                                                      body.get("events"))
+        return hook, 201, {"Location": url_for("me.Deliveries", webhook_id=hook["id"])}
 
 
 @blp.route("/webhooks/<webhook_id>")
@@ -143,7 +151,7 @@ class Tokens(MethodView):
         """Make another named token, e.g. one per device, optionally expiring."""
         record, token = ctx().accounts.issue_token(current_player()["id"], body["name"],
                                                    body.get("expires_in"))
-        return {**record, "token": token}
+        return {**record, "token": token}, 201, {"Location": url_for("me.Tokens")}
 
 
 @blp.route("/tokens/<token_id>")
@@ -162,4 +170,4 @@ class TokenRotation(MethodView):
     def post(self, token_id):
         """Replace a token by a new one with the same name and lifetime; the old one stops."""
         record, token = ctx().accounts.rotate_token(current_player()["id"], token_id)
-        return {**record, "token": token}
+        return {**record, "token": token}, 201, {"Location": url_for("me.Tokens")}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import marshmallow as ma
 from marshmallow import fields, validate
 
@@ -10,6 +12,27 @@ from games import REGISTRY, UNLISTED
 # The hosted games by their stable names, for the OpenAPI document (the catalog has the details).
 LISTED_GAMES = ", ".join(sorted(name for name in REGISTRY if name not in UNLISTED))
 
+# Versions are stream entry ids in Redis: larger numbers name no version and only make errors.
+MAX_VERSION = 2**53 - 1
+
+# One unit for every time on the wire: Unix milliseconds (integers), as the event log stores them.
+# One type for a seat: an integer (null where the platform, not a seat, acted).
+
+
+class UnixMillis(fields.Integer):
+    """A time kept in seconds inside the service, sent as whole Unix milliseconds."""
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return None if value is None else round(float(value) * 1000)
+
+
+class SeatNumber(fields.Integer):
+    """A seat as stored in the envelope ("0", "1" ... or "system"), sent as an integer or null."""
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return int(value) if isinstance(value, int) or str(value).isdigit() else None
+
+
 class PlayerCreate(ma.Schema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=40))
 
@@ -17,7 +40,7 @@ class PlayerCreate(ma.Schema):
 class PlayerCreated(ma.Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
-    roles = fields.List(fields.String())
+    roles = fields.List(fields.String(), required=True)
     token = fields.String(required=True, metadata={"description": "Bearer token, shown once"})
 
 
@@ -42,48 +65,52 @@ class JoinRequest(ma.Schema):
 
 
 class SeatOut(ma.Schema):
-    seat = fields.Integer()
-    kind = fields.String()
-    player = fields.String(allow_none=True)
-    name = fields.String(allow_none=True)
-    level = fields.String(allow_none=True)
-    bot = fields.String(allow_none=True, metadata={"description": "Bot level playing the seat"})
-    timeouts = fields.Integer()
+    seat = fields.Integer(required=True)
+    kind = fields.String(required=True)
+    player = fields.String(allow_none=True, required=True)
+    name = fields.String(allow_none=True, required=True)
+    level = fields.String(allow_none=True, required=True)
+    bot = fields.String(required=True, allow_none=True, metadata={
+        "description": "Bot level playing the seat"})
+    timeouts = fields.Integer(required=True)
 
 
 class PromptOut(ma.Schema):
-    kinds = fields.List(fields.String())
-    since = fields.Integer(metadata={"description": "Version at which this decision opened"})
-    clock = fields.String()
-    label = fields.String()
-    deadline = fields.Float(allow_none=True, metadata={"description": "Unix time, or null"})
+    kinds = fields.List(fields.String(), required=True)
+    since = fields.Integer(required=True, metadata={
+        "description": "Version at which this decision opened"})
+    clock = fields.String(required=True)
+    label = fields.String(required=True)
+    deadline = UnixMillis(required=True, allow_none=True, metadata={
+        "description": "When this seat's clock runs out (Unix ms), or null without a clock"})
 
 
 class GameOut(ma.Schema):
-    id = fields.String()
-    game = fields.String()
-    version = fields.Integer()
-    status = fields.String(metadata={"description": "open, running or finished"})
-    options = fields.Dict()
-    seats = fields.List(fields.Nested(SeatOut))
-    you = fields.Integer(allow_none=True, metadata={"description": "Your seat, if any"})
-    view = fields.Dict(allow_none=True, metadata={"description": "What you may see"})
-    pending = fields.Dict(keys=fields.String(), values=fields.Nested(PromptOut))
-    legal_commands = fields.List(fields.Dict(), metadata={
-        "description": "Commands you may POST as they are (add expected_version)"})
-    result = fields.Dict(allow_none=True)
-    undo = fields.Dict(allow_none=True)
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    version = fields.Integer(required=True)
+    status = fields.String(metadata={"description": "open, running or finished"}, required=True)
+    options = fields.Dict(required=True)
+    seats = fields.List(fields.Nested(SeatOut), required=True)
+    you = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "Your seat, if any"})
+    view = fields.Dict(allow_none=True, metadata={"description": "What you may see"}, required=True)
+    pending = fields.Dict(keys=fields.String(), values=fields.Nested(PromptOut), required=True)
+    legal_commands = fields.List(fields.Dict(), required=True, metadata={
+        "description": "Commands you may POST as they are (each carries expected_version)"})
+    result = fields.Dict(allow_none=True, required=True)
+    undo = fields.Dict(allow_none=True, required=True)
 
 
 class GameSummary(ma.Schema):
-    id = fields.String()
-    game = fields.String()
-    status = fields.String()
-    seats = fields.Integer()
-    free_seats = fields.Integer()
-    bots = fields.Integer()
-    created_at = fields.Integer(allow_none=True)
-    version = fields.Integer()
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    status = fields.String(required=True)
+    seats = fields.Integer(required=True)
+    free_seats = fields.Integer(required=True)
+    bots = fields.Integer(required=True)
+    created_at = fields.Integer(allow_none=True, required=True)
+    version = fields.Integer(required=True)
 
 
 class LobbyQuery(ma.Schema):
@@ -93,14 +120,14 @@ class LobbyQuery(ma.Schema):
 
 
 class CatalogEntry(ma.Schema):
-    name = fields.String()
-    title = fields.String()
-    min_seats = fields.Integer()
-    max_seats = fields.Integer()
-    rules_version = fields.String()
-    bot_levels = fields.List(fields.String())
-    options = fields.Dict()
-    commands = fields.Dict()
+    name = fields.String(required=True)
+    title = fields.String(required=True)
+    min_seats = fields.Integer(required=True)
+    max_seats = fields.Integer(required=True)
+    rules_version = fields.String(required=True)
+    bot_levels = fields.List(fields.String(), required=True)
+    options = fields.Dict(required=True)
+    commands = fields.Dict(required=True)
 
 
 class CommandIn(ma.Schema):
@@ -112,22 +139,29 @@ class CommandIn(ma.Schema):
     type = fields.String(required=True)
     expected_version = fields.Integer(required=True, validate=validate.Range(min=0))
     command_id = fields.String(validate=validate.Length(min=1, max=128), metadata={
-        "description": "Idempotency key: a retry with the same id returns the first answer"})
+        "description": "Idempotency key, yours alone (no other player's or machine's id meets "
+                       "it): a retry with the same id and command returns the first answer; "
+                       "the same id with another command is 422 idempotency_key_reused"})
 
 
 class EventOut(ma.Schema):
-    version = fields.Integer()
-    type = fields.String()
-    seat = fields.String()
-    at = fields.Integer()
-    data = fields.Dict(allow_none=True, metadata={"description": "Null when hidden from you"})
+    version = fields.Integer(required=True)
+    type = fields.String(required=True)
+    seat = SeatNumber(required=True, allow_none=True, metadata={
+        "description": "The seat that acted, or null for the platform (clocks, undo, start)"})
+    at = fields.Integer(required=True, metadata={"description": "When it was stored (Unix ms)"})
+    data = fields.Dict(required=True, allow_none=True, metadata={
+        "description": "Null when hidden from you"})
     redacted = fields.Boolean()
     command = fields.Dict(metadata={"description": "The command as sent (to its sender only)"})
 
 
 class CommandOut(ma.Schema):
-    version = fields.Integer()
-    events = fields.List(fields.Nested(EventOut))
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(EventOut), required=True)
+    game = fields.Nested(GameOut, required=True, metadata={
+        "description": "The game as you see it after your move (view, pending, your legal "
+                       "commands): no GET needed before the next one"})
 
 
 class EventsQuery(ma.Schema):
@@ -137,15 +171,25 @@ class EventsQuery(ma.Schema):
 
 
 class EventPage(ma.Schema):
-    version = fields.Integer(metadata={"description": "The game's current version"})
-    events = fields.List(fields.Nested(EventOut))
-    next = fields.Integer(allow_none=True, metadata={"description": "`from` of the next page"})
+    version = fields.Integer(metadata={"description": "The game's current version"}, required=True)
+    events = fields.List(fields.Nested(EventOut), required=True)
+    next = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "`from` of the next page"})
 
 
 class StreamQuery(ma.Schema):
     access_token = fields.String(metadata={
         "description": "Bearer token for clients that cannot set headers (EventSource)"})
-    last_event_id = fields.Integer(validate=validate.Range(min=0))
+    last_event_id = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION))
+
+
+class StreamHeaders(ma.Schema):
+    """EventSource resends the last ``id`` it saw as Last-Event-ID when it reconnects."""
+
+    last_event_id = fields.Integer(data_key="Last-Event-ID",
+                                   validate=validate.Range(min=0, max=MAX_VERSION), metadata={
+                                       "description": "Resume after this version (wins over "
+                                                      "the last_event_id query parameter)"})
 
 
 class ReplayQuery(ma.Schema):
@@ -167,17 +211,18 @@ class DisputeIn(ma.Schema):
 
 
 class ExplainOut(ma.Schema):
-    version = fields.Integer()
+    version = fields.Integer(required=True)
     batch = fields.List(fields.Integer(), metadata={
-        "description": "First and last version of the command's events"})
-    seat = fields.Integer(allow_none=True, metadata={"description": "Who sent the command"})
+        "description": "First and last version of the command's events"}, required=True)
+    seat = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "Who sent the command"})
     command = fields.Dict(allow_none=True, metadata={
-        "description": "The command as sent (its type only, to other seats)"})
+        "description": "The command as sent (its type only, to other seats)"}, required=True)
     before = fields.Dict(allow_none=True, metadata={
-        "description": "The state before it, as you may see it"})
+        "description": "The state before it, as you may see it"}, required=True)
     checks = fields.List(fields.String(), metadata={
-        "description": "Why it was legal: the checks the rules made, in words"})
-    events = fields.List(fields.Nested(EventOut))
+        "description": "Why it was legal: the checks the rules made, in words"}, required=True)
+    events = fields.List(fields.Nested(EventOut), required=True)
 
 
 class AuditOut(ma.Schema):
@@ -245,7 +290,7 @@ class WebhookOut(ma.Schema):
     id = fields.String(required=True)
     url = fields.String(required=True)
     events = fields.List(fields.String(), required=True)
-    created = fields.Integer(required=True)
+    created = UnixMillis(required=True, metadata={"description": "Unix ms"})
 
 
 class WebhookCreated(WebhookOut):
@@ -259,10 +304,11 @@ class DeliveryOut(ma.Schema):
     kind = fields.String(required=True)
     status = fields.String(required=True, metadata={"description": "pending, delivered or failed"})
     attempts = fields.Integer(required=True)
-    created = fields.Float(required=True)
-    last_status = fields.Integer(allow_none=True, metadata={"description": "The HTTP status"})
-    last_error = fields.String(allow_none=True)
-    next_attempt = fields.Float(metadata={"description": "Unix time of the next retry"})
+    created = UnixMillis(required=True, metadata={"description": "Unix ms"})
+    last_status = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "The receiver's HTTP status at the last attempt"})
+    last_error = fields.String(required=True, allow_none=True)
+    next_attempt = UnixMillis(metadata={"description": "When the next retry is due (Unix ms)"})
     notice = fields.Dict(required=True)
 
 
@@ -276,9 +322,9 @@ class TokenIn(ma.Schema):
 class TokenOut(ma.Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
-    created = fields.Integer(required=True, metadata={"description": "Unix time"})
-    expires_at = fields.Integer(allow_none=True, required=True, metadata={
-        "description": "Unix time, or null for a token that does not expire"})
+    created = UnixMillis(required=True, metadata={"description": "Unix ms"})
+    expires_at = UnixMillis(allow_none=True, required=True, metadata={
+        "description": "Unix ms, or null for a token that does not expire"})
 
 
 class TokenCreated(TokenOut):

@@ -9,9 +9,12 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 
 import pytest
 import requests
+
+from tests import unlimited
 
 
 def free_port() -> int:
@@ -20,16 +23,16 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture
-def server(redis_url, tmp_path):
-    """`tablestream serve` on a free port against the test Redis; yields its base URL."""
+@contextlib.contextmanager
+def serving(redis_url: str, data_dir, *options: str) -> Iterator[str]:
+    """`tablestream serve` on a free port against ``redis_url``; yields its base URL."""
     port = free_port()
-    env = {**os.environ, "REDIS_URL": redis_url, "RATE_LIMIT_PER_SECOND": "0",
-           "TABLESTREAM_DATA": str(tmp_path)}
+    env = {**os.environ, "REDIS_URL": redis_url, "TABLESTREAM_DATA": str(data_dir),
+           **unlimited.ENV}
     # A session of its own, so teardown can stop gunicorn's workers even if serve is killed.
     process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-                                "--job-workers", "0"], env=env, stdout=subprocess.DEVNULL,
-                               start_new_session=True)
+                                "--job-workers", "0", *options], env=env,
+                               stdout=subprocess.DEVNULL, start_new_session=True)
     base = f"http://127.0.0.1:{port}/v1"
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
@@ -41,8 +44,17 @@ def server(redis_url, tmp_path):
     else:
         stop(process)
         pytest.fail("the server did not come up")
-    yield base
-    stop(process)
+    try:
+        yield base
+    finally:
+        stop(process)
+
+
+@pytest.fixture
+def server(redis_url, tmp_path):
+    """`tablestream serve` on a free port against the test Redis; yields its base URL."""
+    with serving(redis_url, tmp_path) as base:
+        yield base
 
 
 def stop(process: subprocess.Popen) -> None:

@@ -16,4 +16,5 @@ def test_play_cli_creates_a_game_and_plays_it_to_the_end(server):
                                        "--poll", "0.05"], input="3\n3\n")
     assert result.exit_code == 0, result.output
     assert "Created tally game" in result.output
-    assert 'Game over: {"ranking": [[0]], "scores": {"0": 1}, "winners": [0]}' in result.output
+    assert "Game over. Winner: ann (you). Scores: ann (you) 1." in result.output
+    assert "YOUR TURN" in result.output and "Players: ann (you)" in result.output

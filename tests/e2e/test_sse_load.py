@@ -21,6 +21,15 @@ def _open_stream(base: str, game_id: str) -> socket.socket:
     return sock
 
 
+def _read_until(sock: socket.socket, wanted: bytes, timeout: float) -> None:
+    sock.settimeout(timeout)
+    received = b""
+    while wanted not in received:
+        chunk = sock.recv(65536)
+        assert chunk, "stream closed early"
+        received += chunk
+
+
 def test_moves_are_accepted_while_100_sse_streams_are_open(server):
     player = requests.post(f"{server}/players", json={"name": "ann"}).json()
     headers = {"Authorization": f"Bearer {player['token']}"}
@@ -49,3 +58,35 @@ def test_moves_are_accepted_while_100_sse_streams_are_open(server):
     finally:
         for sock in streams:
             sock.close()
+
+
+def test_a_move_succeeds_while_200_streams_idle_in_one_api_process(redis_url, tmp_path):
+    # issue 9 item 1: one gevent process parks every stream in XREAD BLOCK; redis-py 8's pool
+    # stopped at 100 connections, so the 101st stream or the next move failed with 500.
+    from tests.e2e.conftest import serving
+
+    with serving(redis_url, tmp_path, "--web-workers", "1") as server:
+        player = requests.post(f"{server}/players", json={"name": "ann"}).json()
+        headers = {"Authorization": f"Bearer {player['token']}"}
+        game_id = requests.post(f"{server}/games", headers=headers,
+                                json={"game": "tally", "seats": [{"kind": "human"}],
+                                      "options": {"target": 10_000}}).json()["id"]
+        requests.post(f"{server}/games/{game_id}/start", headers=headers).raise_for_status()
+        streams = []
+        try:
+            for _ in range(200):
+                streams.append(_open_stream(server, game_id))
+            # The production heartbeat (15 s, past redis-py's old 5 s default socket timeout):
+            # an idle stream gets its keep-alive, then the live move below.
+            _read_until(streams[0], b": keep-alive\n\n", timeout=40)
+            version = requests.get(f"{server}/games/{game_id}").json()["version"]
+            response = requests.post(f"{server}/games/{game_id}/commands", headers=headers,
+                                     json={"type": "add", "amount": 1,
+                                           "expected_version": version}, timeout=30)
+            assert response.status_code == 200, response.text
+            version = response.json()["version"]
+            for sock in streams[::20] + streams[-1:]:
+                _read_until(sock, f"id: {version}".encode(), timeout=30)
+        finally:
+            for sock in streams:
+                sock.close()

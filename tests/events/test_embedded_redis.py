@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -82,6 +83,27 @@ def test_data_survives_a_clean_restart(tmp_path):
     with start(tmp_path) as second:
         assert second.owned
         assert _client(second.url).xrange("{g:x}:log") == [("1-0", {"type": "a"})]
+
+
+def test_a_server_killed_with_sigkill_restarts_on_its_port_with_every_acknowledged_write(
+        tmp_path):
+    # What `serve` does when its Redis dies: same data dir, same append-only file, same port,
+    # so every client holding the URL reconnects to the same data.
+    first = start(tmp_path)
+    _client(first.url).xadd("{g:x}:log", {"type": "a"}, id="1-0")
+    first.process.kill()
+    first.process.wait()
+    with start(tmp_path, port=first.port) as second:
+        assert second.owned and second.port == first.port
+        assert _client(second.url).xrange("{g:x}:log") == [("1-0", {"type": "a"})]
+
+
+def test_a_restart_whose_port_was_taken_meanwhile_gets_another(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        with start(tmp_path, port=taken.getsockname()[1]) as server:
+            assert server.alive() and server.port != taken.getsockname()[1]
 
 
 def test_stop_shuts_the_server_down_and_removes_the_port_file(tmp_path):

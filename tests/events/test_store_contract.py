@@ -12,6 +12,8 @@ from events.codec import GENESIS, event_hash, verify_chain
 from events.redis_store import RedisEventStore
 from events.store import (
     AppendResult,
+    CommandRecord,
+    CommandReused,
     GameExists,
     GameNotFound,
     NewEvent,
@@ -202,6 +204,30 @@ def test_retried_command_with_a_stale_version_still_gets_the_first_answer(
     assert [e.type for e in store.read(game)] == ["a", "b"]
 
 
+@pytest.mark.parametrize("fresh_store", [False, True], ids=["same-store", "fresh-store"])
+def test_a_command_id_sent_again_with_another_command_is_refused_and_appends_nothing(
+        store, game, redis_client, fresh_store):
+    store.append(game, 0, _events("a"), command_id="cmd-1", command_hash="aa" * 32)
+    # Both paths: the script's own check (hash cached) and the pipelined read before it.
+    retrier = RedisEventStore(redis_client) if fresh_store else store
+    with pytest.raises(CommandReused) as raised:
+        retrier.append(game, 1, _events("b"), command_id="cmd-1", command_hash="bb" * 32)
+    assert (raised.value.first_version, raised.value.last_version) == (1, 1)
+    assert retrier.append(game, 1, _events("a"), command_id="cmd-1",
+                          command_hash="aa" * 32) == AppendResult(1, 1, duplicate=True)
+    assert [e.type for e in store.read(game)] == ["a"]
+    assert store.command_record(game, "cmd-1") == CommandRecord(1, 1, "aa" * 32)
+
+
+def test_a_command_record_older_than_the_hash_still_answers_a_retry(store, game, redis_client):
+    store.append(game, 0, _events("a"), command_id="old-1")
+    # How records were written before commands were hashed: "first:last".
+    redis_client.hset(f"{{g:{game}}}:cmds", "old-1", "1:1")
+    assert store.command_record(game, "old-1") == CommandRecord(1, 1, None)
+    assert store.append(game, 1, _events("a"), command_id="old-1",
+                        command_hash="cc" * 32) == AppendResult(1, 1, duplicate=True)
+
+
 @pytest.mark.parametrize("shared_store", [True, False], ids=["one-store", "store-per-thread"])
 def test_twenty_threads_appending_at_one_version_let_exactly_one_win(
         store, game, redis_client, shared_store):
@@ -357,11 +383,30 @@ def test_snapshot_round_trips_and_the_latest_replaces_the_earlier(store, game):
     assert store.load_snapshot(game) == Snapshot(9, {"scores": [4, 4]})
 
 
+def test_the_nearest_snapshot_at_or_below_a_version_is_found(store, game):
+    for version in (25, 50, 75):
+        store.save_snapshot(game, Snapshot(version, {"at": version}))
+    assert store.load_snapshot(game, 24) is None
+    assert store.load_snapshot(game, 25) == Snapshot(25, {"at": 25})
+    assert store.load_snapshot(game, 74) == Snapshot(50, {"at": 50})
+    assert store.load_snapshot(game, 10_000) == Snapshot(75, {"at": 75})
+    assert store.load_snapshot(game) == Snapshot(75, {"at": 75})
+
+
+def test_an_older_snapshot_saved_later_does_not_replace_the_latest(store, game):
+    store.save_snapshot(game, Snapshot(50, {"at": 50}))
+    store.save_snapshot(game, Snapshot(25, {"at": 25}))  # a replay backfilling an old stretch
+    assert store.load_snapshot(game) == Snapshot(50, {"at": 50})
+    assert store.load_snapshot(game, 49) == Snapshot(25, {"at": 25})
+    store.save_snapshot(game, Snapshot(25, {"at": "again"}))  # one snapshot per version
+    assert store.load_snapshot(game, 49) == Snapshot(25, {"at": "again"})
+
+
 def test_deleting_the_snapshot_loses_no_events(store, game):
     events = _fill(store, game, 4)
     store.save_snapshot(game, Snapshot(4, {"x": 1}))
     store.delete_snapshot(game)
-    assert store.load_snapshot(game) is None
+    assert store.load_snapshot(game) is None and store.load_snapshot(game, 4) is None
     assert store.read(game) == events
 
 

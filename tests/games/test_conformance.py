@@ -82,3 +82,21 @@ def test_random_playout_ends_and_folds_consistently(name, seats, seed):
         game.decide(state, {"type": next(iter(game.commands))}, 0, Rng("late"))
     assert exc.value.code == "game_over"
     assert game.view(state, AUDITOR)
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_every_state_between_two_events_can_be_shown(name):
+    """Replay and explain may stop inside one command's events (e.g. Faker Blue's
+    cards_discarded before the next turn's draw): pending, legal commands and every view of
+    such a state must still be computable (issue 9, item 8: it was a 500)."""
+    game = REGISTRY[name]
+    _, events, _ = _playout(game, game.max_seats, 0)
+    state = game.initial_state()
+    for event in events:
+        state = game.evolve(state, event)
+        pending = game.pending(state)
+        for seat in pending:
+            game.legal_commands(state, seat)
+        for viewer in [*range(game.seats_in_play(state)), SPECTATOR, AUDITOR]:
+            game.view(state, viewer)
+            game.replay_view(state, viewer, game_over=False)

@@ -9,6 +9,7 @@ import pytest
 
 from service.config import Config
 from service.http import create_app
+from tests import unlimited
 
 SEEDS = itertools.count()
 
@@ -85,9 +86,11 @@ class Api:
 
 @pytest.fixture
 def make_app(redis_url):
-    def make(**options):
-        config = Config(redis_url=redis_url, workers_enabled=False, rate_limit_per_second=0,
-                        sse_heartbeat_seconds=0.2)
+    def make(limits: dict[str, Any] | None = None, **options):
+        """The app; ``limits`` overrides settings of tests/unlimited.py."""
+        limits = limits or {}
+        config = Config(redis_url=redis_url, workers_enabled=False, sse_heartbeat_seconds=0.2,
+                        **{**unlimited.CONFIG, **limits})
         return create_app(config, **options)
     return make
 

@@ -6,6 +6,7 @@ import pytest
 
 from service.config import Config
 from service.http import create_app
+from tests import unlimited
 from tests.service.conftest import Api
 
 
@@ -141,7 +142,7 @@ def test_unknown_route_is_a_problem_too(api):
 
 def test_too_many_commands_a_second_get_429_and_append_nothing(redis_url):
     limited = Api(create_app(Config(redis_url=redis_url, workers_enabled=False,
-                                    rate_limit_per_second=3)))
+                                    **{**unlimited.CONFIG, "rate_limit_per_second": 3})))
     game_id, players = limited.table("tally", 1, {"target": 1000})
     statuses = []
     for _ in range(5):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from events.projector import fold_upto
+from events.projector import SNAPSHOT_EVERY, fold_upto
 from games import REGISTRY
+from games.core import SPECTATOR
 
 pytestmark = pytest.mark.skipif("loot" not in REGISTRY, reason="no loot")
 LOOT = REGISTRY.get("loot")
@@ -20,7 +21,8 @@ def move(api, game_id, players, seat, kind: str | None = None):
     legal = [c for c in mine["legal_commands"] if kind is None or c["type"] == kind]
     response = api.send(game_id, players[seat], legal[0], mine["version"])
     assert response.status_code == 200, response.json
-    return legal[0]
+    # The command as the rules see it: expected_version is the envelope, not the move.
+    return {k: v for k, v in legal[0].items() if k != "expected_version"}
 
 
 def until_a_merchant_can_be_played(api, game_id, players) -> int:
@@ -71,6 +73,100 @@ def test_replay_of_an_unknown_version_is_not_found(api):
     response = api.client.get(f"/v1/games/{game_id}/replay?version=999", headers=players[0])
     assert response.status_code == 404
     assert response.json["code"] == "version_not_found"
+
+
+def _counting_reads(service) -> list[int]:
+    """Count the events the service reads from Redis from now on (one entry per read)."""
+    counts: list[int] = []
+    read = service.store.read
+
+    def counted(*args, **kwargs):
+        events = read(*args, **kwargs)
+        counts.append(len(events))
+        return events
+
+    service.store.read = counted
+    return counts
+
+
+def _long_tally(api, adds: int) -> tuple[str, list[dict[str, str]]]:
+    game_id, players = api.table("tally", 1, {"target": 10_000_000})
+    for version in range(api.log_length(game_id), api.log_length(game_id) + adds):
+        api.service.act(game_id, 0, {"type": "add", "amount": 1}, version, f"add-{version}")
+    return game_id, players
+
+
+@pytest.mark.skipif("tally" not in REGISTRY, reason="no tally")
+def test_replay_deep_in_a_long_game_folds_from_the_nearest_snapshot(api):
+    game_id, players = _long_tally(api, 400)
+    api.service._cache.clear()  # a cold service: nothing cached
+    counts = _counting_reads(api.service)
+    for version in (37, 210, 398):
+        body = api.client.get(f"/v1/games/{game_id}/replay?version={version}",
+                              headers=players[0]).json
+        assert body["version"] == version
+    # Per replay: the latest tail (cold once) and at most one snapshot interval plus one event.
+    assert max(counts[1:]) <= SNAPSHOT_EVERY + 1, counts
+    assert api.service.replay(game_id, 210).data == \
+        fold_upto(api.service.store.read(game_id), 210).data
+
+
+@pytest.mark.skipif("tally" not in REGISTRY, reason="no tally")
+def test_explain_deep_in_a_long_game_reads_a_window_not_the_log(api):
+    game_id, players = _long_tally(api, 400)
+    api.service.projection(game_id)
+    counts = _counting_reads(api.service)
+    body = api.client.get(f"/v1/games/{game_id}/events/200/explain", headers=players[0]).json
+    assert sum(counts) <= 4 * SNAPSHOT_EVERY + 4, counts
+    assert body["batch"] == [200, 200]
+    assert body["before"] == fold_upto(api.service.store.read(game_id), 199).state
+
+
+@pytest.mark.skipif("tally" not in REGISTRY, reason="no tally")
+def test_a_takeback_deep_in_a_long_game_reads_only_what_it_takes_back(api):
+    game_id, players = _long_tally(api, 400)
+    api.service.projection(game_id)
+    counts = _counting_reads(api.service)
+    response = api.client.post(f"/v1/games/{game_id}/undo", headers=players[0], json={})
+    assert response.status_code == 200, response.json
+    assert sum(counts) <= 4 * SNAPSHOT_EVERY + 4, counts
+
+
+@pytest.mark.skipif("tally" not in REGISTRY, reason="no tally")
+def test_a_takeback_reaches_back_at_most_max_takeback_events(api):
+    from service.history import MAX_TAKEBACK
+
+    game_id, players = _long_tally(api, MAX_TAKEBACK + 20)
+    latest = api.log_length(game_id)
+    counts = _counting_reads(api.service)
+    response = api.client.post(f"/v1/games/{game_id}/undo", headers=players[0],
+                               json={"to_version": 10})
+    assert response.status_code == 422 and response.json["code"] == "invalid_undo_target"
+    assert sum(counts) == 0 and api.log_length(game_id) == latest
+    response = api.client.post(f"/v1/games/{game_id}/undo", headers=players[0],
+                               json={"to_version": latest - MAX_TAKEBACK})
+    assert response.status_code == 200, response.json
+
+
+@pytest.mark.skipif("maskmen" not in REGISTRY, reason="no maskmen")
+def test_maskmen_replay_after_the_end_never_shows_the_set_aside_cards(seeded_api):
+    # maskmen.md §2: unused cards are set aside face down and nobody sees them, ever.
+    api = seeded_api
+    maskmen = REGISTRY["maskmen"]
+    game_id, players = api.table("maskmen", 2)
+    api.play_to_end(game_id, players)
+    events = api.service.store.read(game_id)
+    viewers = [(0, players[0]), (1, players[1]), (SPECTATOR, {})]
+    for version in range(1, len(events) + 1, 3):
+        state = fold_upto(events, version).state
+        if not state or not state.get("set_aside"):
+            continue
+        for viewer, headers in viewers:
+            text = api.client.get(f"/v1/games/{game_id}/replay?version={version}",
+                                  headers=headers).get_data(as_text=True)
+            shown = [card for card in state["set_aside"] if f'"{card}"' in text]
+            assert not shown, f"replay at {version} shows {viewer} the set-aside {shown}"
+            assert maskmen.secrets_after_end(state, viewer) >= set(state["set_aside"])
 
 
 # --- takebacks ----------------------------------------------------------------------------------

@@ -32,3 +32,46 @@ def test_every_operation_has_a_summary_and_documents_its_errors():
             errors = [s for s in operation["responses"] if s.startswith(("4", "5"))]
             assert errors or path.endswith(("/catalog", "/healthz")), \
                 f"{method} {path} documents no errors"
+
+
+def test_every_operation_has_its_own_id_and_security_and_no_global_security():
+    from service.http.contract import OPERATIONS
+
+    spec = openapi_dict()
+    assert "security" not in spec and spec["servers"]
+    seen = set()
+    for path, item in spec["paths"].items():
+        for method, operation in item.items():
+            if method == "parameters":
+                continue
+            assert (method, path) in OPERATIONS, f"name {method} {path} in contract.OPERATIONS"
+            assert operation["operationId"] not in seen
+            seen.add(operation["operationId"])
+            assert "security" in operation
+    assert spec["paths"]["/v1/games/catalog"]["get"]["security"] == []
+    assert spec["paths"]["/v1/games/{game_id}/commands"]["post"]["security"] == [{"bearer": []}]
+
+
+def test_each_games_commands_are_a_discriminated_union_built_from_its_schemas():
+    from games import REGISTRY, UNLISTED
+
+    schemas = openapi_dict()["components"]["schemas"]
+    for name, game in REGISTRY.items():
+        if name in UNLISTED:
+            continue
+        union = schemas["".join(p.capitalize() for p in f"{name}_command".split("_"))]
+        assert sorted(union["discriminator"]["mapping"]) == sorted(game.commands)
+        for kind, ref in union["discriminator"]["mapping"].items():
+            command = schemas[ref.rsplit("/", 1)[1]]
+            assert command["properties"]["type"]["enum"] == [kind]
+            assert "expected_version" in command["required"]
+
+
+def test_declared_headers_match_what_the_answers_carry():
+    spec = openapi_dict()
+    game = spec["paths"]["/v1/games/{game_id}"]["get"]["responses"]
+    assert "ETag" in game["200"]["headers"]
+    command = spec["paths"]["/v1/games/{game_id}/commands"]["post"]["responses"]
+    assert "Idempotent-Replayed" in command["200"]["headers"]
+    assert "Location" in spec["paths"]["/v1/games"]["post"]["responses"]["201"]["headers"]
+    assert "Retry-After" in spec["components"]["responses"]["TOO_MANY_REQUESTS"]["headers"]

@@ -58,3 +58,52 @@ def test_stream_of_a_finished_game_ends_after_its_last_event(api):
     events = _read_events(response, 1000)
     assert events[-1]["event"] == "seed_revealed"
     assert [e["id"] for e in events] == list(range(1, len(events) + 1))
+
+
+def test_idle_stream_outlives_the_socket_timeout_with_the_production_heartbeat(redis_url):
+    # issue 9 item 1: redis-py 8's default 5 s socket timeout cut XREAD BLOCK 15000, so an
+    # idle stream died before its first keep-alive. The production heartbeat, not 0.2 s.
+    from service.config import Config
+    from service.http import create_app
+    from tests.service.conftest import Api
+
+    config = Config(redis_url=redis_url, workers_enabled=False, rate_limit_per_second=0)
+    assert config.sse_heartbeat_seconds == Config().sse_heartbeat_seconds == 15.0
+    api = Api(create_app(config))
+    game_id, players = api.table("tally", 1, {"target": 100})
+    version = api.get(game_id)["version"]
+    response = api.client.get(f"/v1/games/{game_id}/events/stream?last_event_id={version}",
+                              headers=players[0], buffered=False)
+    chunks = iter(response.response)
+    try:
+        assert next(chunks) == b": connected\n\n"
+        # Only a block that lasted the whole heartbeat ends in a keep-alive.
+        assert next(chunks) == b": keep-alive\n\n"
+        assert api.send(game_id, players[0], {"type": "add", "amount": 1},
+                        version).status_code == 200
+        assert next(chunks).startswith(f"id: {version + 1}\nevent: added\n".encode())
+    finally:
+        response.close()
+
+
+def test_idle_notice_stream_outlives_the_socket_timeout_with_the_production_heartbeat(
+        redis_url):
+    # The account-wide stream blocks in XREAD too (issue 9 item 1).
+    from service.config import Config
+    from service.http import create_app
+    from tests.service.conftest import Api
+
+    api = Api(create_app(Config(redis_url=redis_url, workers_enabled=False,
+                                rate_limit_per_second=0)))
+    game_id, players = api.table("tally", 1, {"target": 100})
+    version = api.get(game_id)["version"]
+    response = api.client.get("/v1/me/events/stream", headers=players[0], buffered=False)
+    chunks = iter(response.response)
+    try:
+        assert next(chunks) == b": connected\n\n"
+        assert next(chunks) == b": keep-alive\n\n"
+        assert api.send(game_id, players[0], {"type": "add", "amount": 1},
+                        version).status_code == 200
+        assert b"event: your_turn\n" in next(chunks)
+    finally:
+        response.close()

@@ -82,3 +82,45 @@ def test_the_lobby_index_is_a_cache_rebuilt_from_the_logs(api):
     assert all(r["id"] != game_id for r in lobby.list(limit=10_000))
     assert lobby.rebuild(api.service) >= 1
     assert next(r for r in lobby.list(limit=10_000) if r["id"] == game_id) == before
+
+
+def test_every_legal_command_is_a_body_that_can_be_posted_unchanged(api):
+    game_id, players = api.table("loot", 2)
+    seat = int(sorted(api.get(game_id)["pending"])[0])
+    mine = api.get(game_id, players[seat])
+    assert mine["legal_commands"]
+    assert {c["expected_version"] for c in mine["legal_commands"]} == {mine["version"]}
+    response = api.client.post(f"/v1/games/{game_id}/commands", headers=players[seat],
+                               json=mine["legal_commands"][-1])
+    assert response.status_code == 200, response.json
+
+
+def test_times_are_unix_milliseconds_and_seats_integers_everywhere(api):
+    game_id, _players = api.table("loot", 2, options={"turn_seconds": 60})
+    public = api.get(game_id)
+    [prompt] = public["pending"].values()
+    assert isinstance(prompt["deadline"], int) and prompt["deadline"] > 1_700_000_000_000
+    events = api.client.get(f"/v1/games/{game_id}/events").json["events"]
+    assert all(isinstance(e["at"], int) and e["at"] > 1_700_000_000_000 for e in events)
+    seats = {e["seat"] for e in events}
+    assert None in seats and all(s is None or isinstance(s, int) for s in seats)
+
+
+def test_a_created_game_answers_201_with_its_location(api):
+    headers = api.player("ann")
+    response = api.client.post("/v1/games", headers=headers, json={
+        "game": "loot", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    assert response.status_code == 201
+    assert response.headers["Location"].endswith(f"/v1/games/{response.json['id']}")
+
+
+def test_a_move_answers_with_the_game_as_the_mover_sees_it_next(api):
+    game_id, players = api.table("loot", 2)
+    seat = int(sorted(api.get(game_id)["pending"])[0])
+    mine = api.get(game_id, players[seat])
+    answer = api.client.post(f"/v1/games/{game_id}/commands", headers=players[seat],
+                             json=mine["legal_commands"][0]).json
+    after = api.get(game_id, players[seat])
+    assert answer["game"] == after  # the same body a GET would give, without the GET
+    assert answer["game"]["version"] == answer["version"]
+    assert answer["game"]["you"] == seat and answer["game"]["view"]["hand"] is not None

@@ -27,6 +27,7 @@ from service.application import GameService
 from service.config import Config
 from service.http import create_app
 from service.lobby import Lobby
+from tests import unlimited
 from workers import jobs
 from workers.scheduling import JobScheduler, queue_connection
 
@@ -103,7 +104,7 @@ def drain(scheduler: JobScheduler) -> Callable[[int], int]:
 @pytest.fixture
 def api(workers_url: str, workers_client: redis.Redis, scheduler: JobScheduler):
     """Flask's test client over the real Redis, issuing jobs on this test's queue."""
-    config = Config(redis_url=workers_url, rate_limit_per_second=0)
+    config = Config(redis_url=workers_url, **unlimited.CONFIG)
     app = create_app(config, followups=scheduler, redis_client=workers_client)
     return app.test_client()
 

@@ -11,6 +11,7 @@ import pytest
 from service.config import Config
 from service.http import create_app
 from service.webhooks import sign
+from tests import unlimited
 from tests.service.test_me_and_webhooks import Receiver
 from tests.workers.conftest import wait_for
 from workers import jobs
@@ -18,8 +19,8 @@ from workers import jobs
 
 @pytest.fixture
 def app_service(workers_url, workers_client, scheduler):
-    config = Config(redis_url=workers_url, rate_limit_per_second=0, sse_heartbeat_seconds=0.2,
-                    webhook_allow_http=True)
+    config = Config(redis_url=workers_url, sse_heartbeat_seconds=0.2, webhook_allow_http=True,
+                    **unlimited.CONFIG)
     app = create_app(config, followups=scheduler, redis_client=workers_client)
     jobs.use_service(app.extensions["tablestream"].service)  # webhook jobs run with its inbox
     yield app
@@ -105,3 +106,38 @@ def test_one_account_stream_and_a_webhook_get_each_turn_of_two_games_in_order(
         assert len(deliveries) == len(pushed)
     finally:
         receiver.close()
+
+
+def test_a_clock_long_enough_gets_a_warning_job_a_quarter_before_it_runs_out():
+    from workers.scheduling import warning_lead
+
+    assert warning_lead(10) == 0  # too short to warn
+    assert warning_lead(60) == 15
+    assert warning_lead(600) == 30
+
+
+def test_a_clock_warning_reaches_the_player_whose_decision_still_waits(app_service, drain):
+    from workers.scheduling import due_jobs
+
+    client = app_service.test_client()
+    tokens = [client.post("/v1/players", json={"name": n}).json["token"] for n in ("ann", "bob")]
+    ann, bob = ({"Authorization": f"Bearer {t}"} for t in tokens)
+    game_id = client.post("/v1/games", headers=ann, json={
+        "game": "loot", "seats": [{"kind": "human"}, {"kind": "human"}],
+        "options": {"turn_seconds": 120}}).json["id"]
+    client.post(f"/v1/games/{game_id}/join", headers=bob)
+    client.post(f"/v1/games/{game_id}/start", headers=ann)
+    service = app_service.extensions["tablestream"].service
+    projection = service.projection(game_id)
+    [warn] = [d for d in due_jobs(projection) if d.kind == "warn"]
+    [clock] = [d for d in due_jobs(projection) if d.kind == "clock"]
+    assert clock.at - warn.at == 30 and warn.since == clock.since
+    player = projection.seats[warn.seat]["player"]
+    before = service.inbox.latest(player)
+    assert jobs.clock_warning(game_id, warn.seat, warn.since) is True
+    [notice] = service.inbox.read(player, before)
+    assert notice["kind"] == "clock_warning" and notice["game_id"] == game_id
+    assert notice["deadline"] == round(clock.at * 1000)
+    # A stale warning (the seat acted, or another decision is open) says nothing.
+    assert jobs.clock_warning(game_id, warn.seat, warn.since - 1) is False
+    assert jobs.clock_warning(game_id, 1 - warn.seat, warn.since) is False

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 
+import pytest
 from rq.job import Job
 
 from events.redis_store import RedisEventStore
@@ -105,9 +105,9 @@ def test_a_clocked_human_gets_a_timeout_job_scheduled_at_the_deadline(service, s
     since = projection.opened["0"]["since"]
     deadline = service.pending_public(projection)["0"]["deadline"]
     jid = job_id("clock", game_id, 0, since)
-    # Whole seconds, rounded up: RQ truncates, and an early alarm would be a stale no-op.
+    # The exact deadline, not the next whole second: the clock loop fires on it (issue 9, 11).
     score = scheduler.connection.zscore(scheduler.queue.scheduled_job_registry.key, jid)
-    assert score == math.ceil(deadline)
+    assert score == pytest.approx(deadline, abs=0.001)
 
 
 def _clocked_turn(service: GameService) -> tuple[str, int]:

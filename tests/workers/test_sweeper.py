@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
 import time
 from datetime import UTC, datetime, timedelta
 
@@ -102,3 +106,37 @@ def test_a_job_taken_off_the_queue_by_a_worker_killed_before_starting_it_is_issu
     assert _sweeper(service, scheduler).sweep_game(game_id) == 1
     drain()
     assert service.projection(game_id).status == "finished"
+
+
+def _started_just_now_by(service, scheduler, worker_pid: int) -> str:
+    """A bot job taken and started a moment ago by a worker on this host with ``worker_pid``."""
+    game_id = _bots_only_without_jobs(service)
+    due = _bot_due(service, game_id)
+    scheduler.issue(game_id, due)
+    job = Job.fetch(job_id("bot", game_id, due.seat, due.since), connection=scheduler.connection)
+    scheduler.connection.lrem(scheduler.queue.key, 0, job.id)
+    name = f"test-worker-{job.id}"
+    scheduler.connection.hset(f"rq:worker:{name}",
+                              mapping={"hostname": socket.gethostname(), "pid": worker_pid})
+    scheduler.connection.expire(f"rq:worker:{name}", 60)
+    job.worker_name = name
+    job.started_at = datetime.now(UTC)
+    job.set_status(JobStatus.STARTED)
+    job.save()
+    return game_id
+
+
+def test_a_job_started_by_a_worker_killed_a_moment_ago_is_issued_again_at_once(service,
+                                                                              scheduler, drain):
+    # The process is gone, as after SIGKILL: its job would otherwise wait to go stale.
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    game_id = _started_just_now_by(service, scheduler, gone.pid)
+    assert _sweeper(service, scheduler, later=3.0).sweep_game(game_id) == 1
+    drain()
+    assert service.projection(game_id).status == "finished"
+
+
+def test_a_job_started_by_a_live_worker_a_moment_ago_is_left_to_it(service, scheduler):
+    game_id = _started_just_now_by(service, scheduler, os.getpid())
+    assert _sweeper(service, scheduler, later=3.0).sweep_game(game_id) == 0

@@ -1,0 +1,182 @@
+"""What the generated OpenAPI document promises beyond what flask-smorest derives from the
+schemas (issue 14: a contract client generators love).
+
+- every operation has an ``operationId`` and its own ``security`` (none, optional or required);
+- each game's commands are schemas of their own, united per game with a ``type`` discriminator
+  and across games in ``AnyCommand``, built from the games' own marshmallow schemas, so adding
+  a game adds its types; the same for each game's options;
+- response headers are declared (ETag, Idempotent-Replayed, Retry-After, Location);
+- ``servers`` says where the API lives when run with ``make run``.
+
+All of it is one pure transformation of the document, ``finish_document``.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from games import REGISTRY, UNLISTED
+from service.json_schema import command_json_schema, json_schema
+
+BEARER = [{"bearer": []}]
+SECURITY = {"none": [], "optional": [{}, *BEARER], "required": BEARER}
+
+# (method, path) -> (operationId, who may call). One line per operation: a test fails when an
+# operation is missing here, so a new endpoint gets a name and a security on purpose.
+OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
+    ("post", "/v1/players"): ("createPlayer", "none"),
+    ("get", "/v1/games/catalog"): ("getCatalog", "none"),
+    ("get", "/v1/games"): ("listGames", "none"),
+    ("post", "/v1/games"): ("createGame", "required"),
+    ("get", "/v1/games/{game_id}"): ("getGame", "optional"),
+    ("post", "/v1/games/{game_id}/join"): ("joinGame", "required"),
+    ("post", "/v1/games/{game_id}/leave"): ("leaveGame", "required"),
+    ("post", "/v1/games/{game_id}/start"): ("startGame", "required"),
+    ("post", "/v1/games/{game_id}/commands"): ("sendCommand", "required"),
+    ("get", "/v1/games/{game_id}/events"): ("listEvents", "optional"),
+    ("get", "/v1/games/{game_id}/events/stream"): ("streamEvents", "optional"),
+    ("get", "/v1/games/{game_id}/replay"): ("getReplay", "optional"),
+    ("post", "/v1/games/{game_id}/undo"): ("requestUndo", "required"),
+    ("post", "/v1/games/{game_id}/undo/answer"): ("answerUndo", "required"),
+    ("get", "/v1/games/{game_id}/audit"): ("getAudit", "optional"),
+    ("get", "/v1/games/{game_id}/events/{version}/explain"): ("explainEvent", "optional"),
+    ("post", "/v1/games/{game_id}/disputes"): ("fileDispute", "required"),
+    ("get", "/v1/me"): ("getMe", "required"),
+    ("get", "/v1/me/games"): ("listMyGames", "required"),
+    ("get", "/v1/me/events/stream"): ("streamMyNotices", "required"),
+    ("get", "/v1/me/webhooks"): ("listWebhooks", "required"),
+    ("post", "/v1/me/webhooks"): ("createWebhook", "required"),
+    ("delete", "/v1/me/webhooks/{webhook_id}"): ("deleteWebhook", "required"),
+    ("get", "/v1/me/webhooks/{webhook_id}/deliveries"): ("listWebhookDeliveries", "required"),
+    ("get", "/v1/me/tokens"): ("listTokens", "required"),
+    ("post", "/v1/me/tokens"): ("createToken", "required"),
+    ("delete", "/v1/me/tokens/{token_id}"): ("revokeToken", "required"),
+    ("post", "/v1/me/tokens/{token_id}/rotate"): ("rotateToken", "required"),
+    ("get", "/healthz"): ("getHealth", "none"),
+    ("get", "/readyz"): ("getReadiness", "none"),
+}
+
+SERVERS = [{"url": "http://127.0.0.1:8000", "description": "make run (set PORT to change it)"}]
+
+ANY_COMMAND = "AnyCommand"
+ANY_OPTIONS = "AnyGameOptions"
+
+
+def _header(description: str, schema_type: str = "string") -> dict[str, Any]:
+    return {"description": description, "schema": {"type": schema_type}}
+
+
+ETAG = _header('The game version in quotes, e.g. "42": send it in If-None-Match for a 304')
+LOCATION = _header("The URL of what was created")
+RETRY_AFTER = _header("Seconds to wait before trying again", "integer")
+REPLAYED = {"description": "true when this answers a retry of a command already appended",
+            "schema": {"type": "string", "enum": ["true", "false"]}}
+
+# operationId -> status -> headers its answer carries.
+RESPONSE_HEADERS: dict[str, dict[str, dict[str, Any]]] = {
+    "getGame": {"200": {"ETag": ETAG}, "304": {"ETag": ETAG}},
+    "sendCommand": {"200": {"Idempotent-Replayed": REPLAYED}},
+    "createGame": {"201": {"Location": LOCATION}},
+    "createPlayer": {"201": {"Location": LOCATION}},
+    "createWebhook": {"201": {"Location": LOCATION}},
+    "createToken": {"201": {"Location": LOCATION}},
+    "rotateToken": {"201": {"Location": LOCATION}},
+}
+RETRYABLE = ("TOO_MANY_REQUESTS", "SERVICE_UNAVAILABLE")
+
+
+def type_name(game_name: str, kind: str = "") -> str:
+    """A component name: ``loot``, ``play_pirate`` -> ``LootPlayPirate``."""
+    return "".join(part.capitalize() for part in f"{game_name}_{kind}".split("_") if part)
+
+
+def hosted_games() -> list[str]:
+    return [name for name in REGISTRY if name not in UNLISTED]
+
+
+def game_schemas() -> dict[str, dict[str, Any]]:
+    """Component schemas for every hosted game's commands (one per command, one union per
+    game with a ``type`` discriminator, ``AnyCommand`` over the games) and options."""
+    schemas: dict[str, dict[str, Any]] = {}
+    unions = []
+    for name in hosted_games():
+        game = REGISTRY[name]
+        mapping = {}
+        for kind in game.commands:
+            component = type_name(name, kind)
+            schemas[component] = {"description": f"{game.title}: {kind}",
+                                  **command_json_schema(game, kind)}
+            mapping[kind] = f"#/components/schemas/{component}"
+        union = type_name(name, "command")
+        schemas[union] = {"description": f"Any {game.title} command",
+                          "oneOf": [{"$ref": ref} for ref in mapping.values()],
+                          "discriminator": {"propertyName": "type", "mapping": mapping}}
+        unions.append(union)
+        schemas[type_name(name, "options")] = {"description": f"{game.title} options",
+                                               **json_schema(game.options)}
+    schemas[ANY_COMMAND] = {
+        "description": "A command of any hosted game: the game's own `type` names which. "
+                       "Each legal command a view lists can be sent as it is.",
+        "anyOf": [{"$ref": f"#/components/schemas/{union}"} for union in unions]}
+    schemas[ANY_OPTIONS] = {
+        "description": "The options of the game being created (see the catalog)",
+        "anyOf": [{"$ref": f"#/components/schemas/{type_name(n, 'options')}"}
+                  for n in hosted_games()]}
+    return schemas
+
+
+def finish_document(document: dict[str, Any]) -> dict[str, Any]:
+    """The generated document with everything this module promises added."""
+    doc = copy.deepcopy(document)
+    doc["servers"] = SERVERS
+    doc.pop("security", None)  # each operation says its own
+    doc.setdefault("components", {}).setdefault("schemas", {}).update(game_schemas())
+    for path, item in doc.get("paths", {}).items():
+        for method, operation in item.items():
+            if method == "parameters":
+                continue
+            operation_id, access = OPERATIONS.get((method, path), (None, "required"))
+            if operation_id:
+                operation["operationId"] = operation_id
+            operation["security"] = SECURITY[access]
+            for status, headers in RESPONSE_HEADERS.get(operation_id or "", {}).items():
+                response = operation["responses"].setdefault(status, {"description": status})
+                response.setdefault("headers", {}).update(headers)
+    _typed_commands(doc)
+    _prune_unused_schemas(doc)
+    responses = doc["components"].get("responses", {})
+    for name in RETRYABLE:
+        if name in responses:
+            responses[name].setdefault("headers", {})["Retry-After"] = RETRY_AFTER
+    return doc
+
+
+def _typed_commands(doc: dict[str, Any]) -> None:
+    """The command body, the legal commands and the game options point at the games' types."""
+    ref = {"$ref": f"#/components/schemas/{ANY_COMMAND}"}
+    command = doc["paths"].get("/v1/games/{game_id}/commands", {}).get("post")
+    if command:
+        command["requestBody"]["content"]["application/json"]["schema"] = ref
+    schemas = doc["components"]["schemas"]
+    if "GameOut" in schemas:
+        schemas["GameOut"]["properties"]["legal_commands"]["items"] = ref
+    if "GameCreate" in schemas:
+        options = schemas["GameCreate"]["properties"]["options"]
+        schemas["GameCreate"]["properties"]["options"] = {
+            "description": options.get("description", "The game's options; see the catalog"),
+            "allOf": [{"$ref": f"#/components/schemas/{ANY_OPTIONS}"}]}
+
+
+def _prune_unused_schemas(doc: dict[str, Any]) -> None:
+    """Drop schemas nothing refers to (flask-smorest registers some we never use, and the
+    command body's parsing schema is replaced by the games' types): linters flag them."""
+    schemas = doc["components"]["schemas"]
+    while True:
+        text = repr({k: v for k, v in doc.items() if k != "components"}) + \
+            repr({k: v for k, v in doc["components"].items()})
+        unused = [name for name in schemas if f"#/components/schemas/{name}'" not in text]
+        if not unused:
+            return
+        for name in unused:
+            del schemas[name]

@@ -1,0 +1,268 @@
+"""How `tablestream play` puts a game into words: the table as a person reads it (hands, the
+table, scores, whose turn), what the others just did, and each choice explained, with players'
+names instead of seat numbers. Standard library only, and it reads only what the API returns:
+the client still knows no rules. A game without a page of its own here is shown in a generic
+layout that works for any view.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+Game = dict[str, Any]
+
+# Keys that refer to seats, in views, events and commands: shown as the seat's player name.
+# ("turn" is left out: some games count turns with it.)
+SEAT_KEYS = frozenset({"seat", "target", "by", "leader", "owner", "winner", "redirect",
+                       "first", "capturer", "defender", "attacker", "challenger"})
+
+
+def names(game: Game) -> list[str]:
+    """A name per seat: the player's name, "<level> bot" for a bot, "you" marked."""
+    out = []
+    for seat in game["seats"]:
+        if seat.get("kind") == "bot" or seat.get("bot"):
+            name = f"{seat.get('bot') or seat.get('level')} bot"
+        else:
+            name = seat.get("name") or f"seat {seat['seat']}"
+        if seat["seat"] == game.get("you"):
+            name += " (you)"
+        out.append(name)
+    return out
+
+
+def seat_name(seat: Any, who: list[str]) -> str:
+    return who[seat] if isinstance(seat, int) and 0 <= seat < len(who) else str(seat)
+
+
+def words(identifier: str) -> str:
+    """``play_pirate`` -> ``play pirate``."""
+    return identifier.replace("_", " ")
+
+
+# --- cards -----------------------------------------------------------------------------------
+
+def describe_card(game_name: str, card: Any) -> str:
+    """A card id as a player would name it (Loot's ids carry their meaning)."""
+    text = str(card)
+    if game_name == "loot":
+        if match := re.fullmatch(r"M(\d+)[a-z]?", text):
+            return f"{text} (merchant, {match[1]} gold)"
+        if match := re.fullmatch(r"P-(\w+)-(\d)[a-z]?", text):
+            skulls = "skull" if match[2] == "1" else "skulls"
+            return f"{text} ({match[1]} pirate, {match[2]} {skulls})"
+        if match := re.fullmatch(r"C-(\w+)", text):
+            return f"{text} ({match[1]} captain)"
+        if text == "ADM":
+            return f"{text} (the admiral)"
+    return text
+
+
+# --- the table -------------------------------------------------------------------------------
+
+def render(game: Game) -> list[str]:
+    """The whole table: who is who and whose turn, then the game's own page."""
+    who = names(game)
+    lines = [f"== {game['game']} · version {game['version']} · {game['status']}"]
+    lines.append("Players: " + ", ".join(f"{who[i]}" for i in range(len(who))))
+    waiting = []
+    for key, prompt in sorted(game.get("pending", {}).items()):
+        seat = int(key)
+        clock = ""
+        if prompt.get("deadline"):
+            left = max(0, round(prompt["deadline"] / 1000 - time.time()))
+            clock = f", {left // 60}:{left % 60:02d} left"
+        label = prompt.get("label") or ""
+        if seat == game.get("you"):
+            doing = f": {label}" if label and label != "your turn" else ""
+            waiting.append(f"YOUR TURN{doing}{clock}")
+        else:
+            waiting.append(f"waiting for {seat_name(seat, who)}{clock}")
+    if waiting:
+        lines.append("; ".join(waiting))
+    view = game.get("view") or {}
+    page = PAGES.get(game["game"], generic_page)
+    lines += page(view, who, game["game"])
+    return lines
+
+
+def loot_page(view: dict[str, Any], who: list[str], name: str) -> list[str]:
+    lines = []
+    if view.get("hand") is not None:
+        lines.append("Your hand: " + ", ".join(describe_card(name, c) for c in view["hand"]))
+    lines.append(f"Deck: {view.get('deck_count', '?')} cards; hands: " + ", ".join(
+        f"{seat_name(i, who)} {n}" for i, n in enumerate(view.get("hand_counts", []))))
+    ships = view.get("ships", [])
+    lines.append("At sea:" if ships else "At sea: no merchant ships")
+    for ship in ships:
+        attackers = [f"{seat_name(i, who)} {s} skulls" for i, s in
+                     enumerate(ship.get("strengths", [])) if s]
+        lines.append(f"  {ship['merchant']} ({ship['gold']} gold) of "
+                     f"{seat_name(ship['owner'], who)}"
+                     + (f", attacked by {', '.join(attackers)}" if attackers else "")
+                     + (f"; leading: {seat_name(ship['leader'], who)}"
+                        if ship.get("leader") is not None else ""))
+    lines.append("Ships won: " + ", ".join(f"{seat_name(i, who)} {n}"
+                                          for i, n in enumerate(view.get("won_counts", []))))
+    return lines
+
+
+def maskmen_page(view: dict[str, Any], who: list[str], name: str) -> list[str]:
+    lines = []
+    hand = view.get("hand")
+    if isinstance(hand, list):
+        groups: dict[str, list[str]] = {}
+        for card in hand:
+            colour, _, number = str(card).partition("-")
+            groups.setdefault(colour, []).append(number or colour)
+        lines.append("Your hand: " + "; ".join(f"{c} x{len(n)}" for c, n in groups.items()))
+    elif isinstance(hand, dict):
+        lines.append("Your hand: " + "; ".join(f"{c} x{n}" for c, n in hand.items() if n))
+    rnd = view.get("round") or {}
+    plays = rnd.get("plays") or []
+    if plays:
+        lines.append("This round: " + "; ".join(_play_text(p, who) for p in plays))
+    if view.get("scores") is not None:
+        lines.append("Scores: " + ", ".join(f"{seat_name(i, who)} {s}"
+                                            for i, s in enumerate(view["scores"])))
+    return lines
+
+
+def _play_text(play: Any, who: list[str]) -> str:
+    if isinstance(play, dict):
+        seat = play.get("seat")
+        rest = {k: v for k, v in play.items() if k != "seat"}
+        return f"{seat_name(seat, who)}: {_compact(rest, who, 'maskmen')}"
+    return _compact(play, who, "maskmen")
+
+
+def faker_blue_page(view: dict[str, Any], who: list[str], name: str) -> list[str]:
+    lines = ["Health: " + ", ".join(
+        f"{seat_name(i, who)} {h}" + ("" if view.get("alive", [True] * 9)[i] else " (out)")
+        for i, h in enumerate(view.get("health", [])))]
+    if view.get("hand") is not None:
+        lines.append("Your hand: " + ", ".join(map(str, view["hand"])))
+    lines.append(f"Supply: {view.get('supply')}; deck: {view.get('deck')}; step: "
+                 f"{words(str(view.get('step', '')))}")
+    if view.get("public"):
+        lines.append("On the table: " + _compact(view["public"], who, name))
+    return lines
+
+
+def generic_page(view: dict[str, Any], who: list[str], name: str) -> list[str]:
+    """Any view as an indented table: scalars on one line, short lists inline."""
+    lines: list[str] = []
+    for key, value in view.items():
+        if key in ("viewer", "options"):
+            continue
+        lines += _table_lines(key, value, who, name, 0)
+    return lines[:80]
+
+
+def _table_lines(key: str, value: Any, who: list[str], name: str, depth: int) -> list[str]:
+    pad = "  " * depth
+    if isinstance(value, dict) and value and depth < 2:
+        out = [f"{pad}{words(key)}:"]
+        for sub, inner in value.items():
+            out += _table_lines(str(sub), inner, who, name, depth + 1)
+        return out
+    return [f"{pad}{words(key)}: {_value(key, value, who, name)}"]
+
+
+def _value(key: str, value: Any, who: list[str], name: str) -> str:
+    if key in SEAT_KEYS:
+        return seat_name(value, who)
+    if isinstance(value, list) and (key.endswith(("counts", "scores", "health"))
+                                    or key in ("vp", "victory_points")):
+        return ", ".join(f"{seat_name(i, who)} {v}" for i, v in enumerate(value))
+    return _compact(value, who, name)
+
+
+def _compact(value: Any, who: list[str], name: str, limit: int = 160) -> str:
+    if isinstance(value, dict):
+        text = ", ".join(f"{words(str(k))} {_value(str(k), v, who, name)}"
+                         for k, v in value.items() if v not in (None, [], {}))
+    elif isinstance(value, list):
+        text = ", ".join(_compact(v, who, name, 40) for v in value) or "none"
+    else:
+        text = describe_card(name, value) if isinstance(value, str) else str(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+PAGES: dict[str, Callable[[dict[str, Any], list[str], str], list[str]]] = {
+    "loot": loot_page, "maskmen": maskmen_page, "faker_blue": faker_blue_page}
+
+
+# --- what happened, and what you may do ---------------------------------------------------------
+
+PLATFORM = {
+    "game_created": "The table is set up.",
+    "seat_joined": "{player} sat down.",
+    "game_started": "The game begins.",
+    "clock_expired": "{seat}'s clock ran out: the default move is played.",
+    "seat_replaced_by_bot": "{seat} timed out too often: a bot plays the seat now.",
+    "seat_reclaimed": "{seat} is back at the table.",
+    "undo_requested": "{by} asks to take back to version {to_version}.",
+    "undo_accepted": "The takeback is accepted.",
+    "undo_declined": "The takeback is declined.",
+    "rewound": "The game goes back to version {to_version}.",
+    "dispute_opened": "A dispute about version {version} is filed.",
+    "game_finished": "The game is over.",
+    "seed_revealed": "The game's secret seed is revealed for audit.",
+}
+
+
+def narrate(event: dict[str, Any], game: Game) -> str | None:
+    """One event in words (None for ones not worth a line)."""
+    who = names(game)
+    actor = seat_name(event.get("seat"), who) if event.get("seat") is not None else "The table"
+    data = event.get("data")
+    kind = event["type"]
+    if kind in PLATFORM:
+        fields = {k: seat_name(v, who) if k in SEAT_KEYS else v for k, v in (data or {}).items()}
+        by_player = {s.get("player"): who[s["seat"]] for s in game["seats"] if s.get("player")}
+        if "player" in fields:
+            fields["player"] = by_player.get(fields["player"], "a player")
+        try:
+            return PLATFORM[kind].format(actor=actor, player=fields.get("player", "someone"),
+                                         **{k: v for k, v in fields.items() if k != "player"})
+        except (KeyError, IndexError):
+            return f"{words(kind).capitalize()}."
+    if data is None:
+        return f"{actor}: {words(kind)} (hidden from you)."
+    detail = _compact({k: v for k, v in data.items() if k != "seat"}, who, game["game"])
+    return f"{actor}: {words(kind)}" + (f" — {detail}." if detail else ".")
+
+
+def describe_command(command: dict[str, Any], game: Game) -> str:
+    """A legal command as a choice in words."""
+    who = names(game)
+    args = {k: v for k, v in command.items() if k not in ("type", "expected_version")}
+    parts = []
+    for key, value in args.items():
+        if value is None:
+            parts.append(f"no {words(key)}")
+        elif key in SEAT_KEYS:
+            parts.append(f"{words(key)} {seat_name(value, who)}")
+        elif key in ("declare", "kind", "choice", "face"):
+            parts.append(f"{words(key)} {words(str(value))}")
+        elif isinstance(value, list):
+            parts.append(f"{words(key)} " + ", ".join(describe_card(game["game"], v)
+                                                       for v in value))
+        else:
+            parts.append(f"{words(key)} {describe_card(game['game'], value)}")
+    return words(command["type"]).capitalize() + (": " + "; ".join(parts) if parts else "")
+
+
+def result_text(game: Game) -> str:
+    who = names(game)
+    result = game.get("result") or {}
+    winners = [seat_name(s, who) for s in result.get("winners", [])]
+    scores = result.get("scores") or {}
+    score_text = ", ".join(f"{seat_name(int(s), who)} {v}" for s, v in scores.items()
+                           if str(s).isdigit())
+    return (f"Game over. Winner{'s' if len(winners) != 1 else ''}: {', '.join(winners) or '-'}"
+            + (f". Scores: {score_text}" if score_text else "") + ".")

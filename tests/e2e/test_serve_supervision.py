@@ -1,0 +1,152 @@
+"""`tablestream serve` keeps serving when one of its processes is killed (issue 9, item 5):
+the real gunicorn, job worker and embedded Redis, each killed with SIGKILL."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.e2e.conftest import free_port, stop
+from tests.workers.conftest import wait_for
+
+pytestmark = pytest.mark.e2e
+
+
+def children(pid: int) -> dict[int, str]:
+    """The live child processes of ``pid``: pid -> command line."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found[int(entry.name)] = cmdline
+    return found
+
+
+class Serve:
+    """A real `tablestream serve` with its own embedded Redis in a temporary data dir."""
+
+    def __init__(self, tmp_path: Path):
+        self.port = free_port()
+        self.log = tmp_path / "serve.log"
+        env = {**os.environ, "RATE_LIMIT_PER_SECOND": "0", "TABLESTREAM_DATA": str(tmp_path),
+               "TABLESTREAM_SWEEP_SECONDS": "1", "TABLESTREAM_STALE_STARTED_SECONDS": "2"}
+        env.pop("REDIS_URL", None)
+        env.pop("QUEUE_REDIS_URL", None)
+        with open(self.log, "wb") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port),
+                 "--web-workers", "1", "--job-workers", "1"],
+                env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.base = f"http://127.0.0.1:{self.port}/v1"
+        wait_for(self.answers, timeout=90, interval=0.1, message="the server to come up")
+
+    def answers(self) -> bool:
+        try:
+            return requests.get(f"{self.base}/games/catalog", timeout=5).status_code == 200
+        except requests.RequestException:
+            return False
+
+    def child(self, marker: str) -> int:
+        """The pid of serve's child whose command line holds ``marker``."""
+        return wait_for(lambda: next((pid for pid, cmd in children(self.process.pid).items()
+                                      if marker in cmd), None), message=f"a child {marker}")
+
+    def kill(self, marker: str) -> int:
+        pid = self.child(marker)
+        os.kill(pid, signal.SIGKILL)
+        return pid
+
+    def player(self) -> dict[str, str]:
+        response = requests.post(f"{self.base}/players", json={"name": "ops"}, timeout=10)
+        assert response.status_code == 201, response.text
+        return {"Authorization": f"Bearer {response.json()['token']}"}
+
+    def bot_game(self, headers: dict[str, str]) -> str:
+        response = requests.post(f"{self.base}/games", headers=headers, timeout=10, json={
+            "game": "tally", "options": {"target": 10_000_000},
+            "seats": [{"kind": "bot", "level": "random"}] * 2})
+        assert response.status_code == 201, response.text
+        return response.json()["id"]
+
+    def version(self, game_id: str) -> int | None:
+        try:
+            response = requests.get(f"{self.base}/games/{game_id}", timeout=5)
+        except requests.RequestException:
+            return None
+        return response.json()["version"] if response.status_code == 200 else None
+
+
+@pytest.fixture
+def serve(tmp_path) -> Iterator[Serve]:
+    server = Serve(tmp_path)
+    yield server
+    if server.process.poll() is None:
+        stop(server.process)
+
+
+def _advances(serve: Serve, game_id: str) -> None:
+    """Wait until the bots of ``game_id`` have played on from now."""
+    start = wait_for(lambda: serve.version(game_id), timeout=30, message="the game readable")
+    wait_for(lambda: (serve.version(game_id) or 0) > start + 5, timeout=30,
+             message="the bots to play on")
+
+
+def test_a_killed_job_worker_is_restarted_and_the_bots_play_on(serve):
+    game_id = serve.bot_game(serve.player())
+    _advances(serve, game_id)
+    killed = serve.kill("-m workers")
+    replacement = serve.child("-m workers")
+    assert replacement != killed
+    _advances(serve, game_id)
+    assert serve.process.poll() is None
+    assert "job worker 1 was killed by SIGKILL" in serve.log.read_text()
+
+
+def test_a_killed_api_master_is_restarted_and_the_api_answers_again(serve):
+    headers = serve.player()
+    killed = serve.kill("gunicorn")
+    wait_for(lambda: serve.child("gunicorn") != killed, message="a new gunicorn master")
+    wait_for(serve.answers, timeout=30, interval=0.1, message="the API to answer again")
+    assert serve.bot_game(headers)  # writes work, and the old token is still known
+    assert serve.process.poll() is None
+    assert "api (gunicorn) was killed by SIGKILL" in serve.log.read_text()
+
+
+def test_a_killed_redis_is_restarted_on_the_same_data_and_port(serve):
+    headers = serve.player()
+    game_id = serve.bot_game(headers)
+    _advances(serve, game_id)
+    redis_pid = serve.child("redis-server")
+    port = children(serve.process.pid)[redis_pid].split("127.0.0.1:")[1].split()[0]
+    os.kill(redis_pid, signal.SIGKILL)
+    wait_for(lambda: serve.child("redis-server") != redis_pid, message="a new Redis")
+    assert f"127.0.0.1:{port}" in children(serve.process.pid)[serve.child("redis-server")]
+    # What was stored before the kill is still there, and the game goes on.
+    _advances(serve, game_id)
+    assert serve.bot_game(headers)
+    assert serve.process.poll() is None
+    assert "embedded redis was killed by SIGKILL" in serve.log.read_text()
+
+
+def test_ctrl_c_still_stops_everything_with_status_0(serve):
+    pids = list(children(serve.process.pid))
+    os.kill(serve.process.pid, signal.SIGINT)
+    assert serve.process.wait(timeout=60) == 0
+    for pid in pids:
+        wait_for(lambda p=pid: not Path(f"/proc/{p}").exists() or
+                 Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z",
+                 timeout=20, message=f"child {pid} to stop")

@@ -1,0 +1,46 @@
+"""What gunicorn refuses before the app sees a request is problem+json too (issue 9, item 8)."""
+
+from __future__ import annotations
+
+import json
+import socket
+from urllib.parse import urlparse
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+
+def _raw(base: str, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send ``request`` as is; the status, headers and body of the answer."""
+    url = urlparse(base)
+    with socket.create_connection((url.hostname, url.port), timeout=10) as sock:
+        sock.sendall(request)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), {k.lower(): v for k, v in headers.items()}, body
+
+
+def _assert_problem(answer, status: int, code: str) -> None:
+    got, headers, body = answer
+    assert got == status, body[:200]
+    assert headers["content-type"] == "application/problem+json"
+    problem = json.loads(body)
+    assert (problem["status"], problem["code"]) == (status, code)
+    assert problem["title"] and problem["detail"] and problem["type"].endswith(code)
+
+
+def test_servers_own_refusals_are_problem_json(server):
+    path = urlparse(server).path
+    long_line = f"GET {path}/games/{'x' * 5000} HTTP/1.1\r\nHost: t\r\n\r\n".encode()
+    _assert_problem(_raw(server, long_line), 414, "uri_too_long")
+    long_header = f"GET {path}/games HTTP/1.1\r\nHost: t\r\nX-Big: {'y' * 9000}\r\n\r\n".encode()
+    _assert_problem(_raw(server, long_header), 431, "header_fields_too_large")
+    many = "".join(f"X-H{i}: v\r\n" for i in range(150))
+    _assert_problem(_raw(server, f"GET {path}/games HTTP/1.1\r\nHost: t\r\n{many}\r\n".encode()),
+                    431, "header_fields_too_large")
+    _assert_problem(_raw(server, b"NOT A REQUEST\r\n\r\n"), 400, "invalid_request")

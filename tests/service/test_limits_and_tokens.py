@@ -1,0 +1,129 @@
+"""What anyone could make the server do (issue 9 items 9 and 10): unlisted games are not
+creatable over HTTP; creating players and games is rate-limited per client; a token goes in a
+URL only where a client cannot set headers (the event stream); tokens are stored hashed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+
+from tests.service.conftest import Api
+from tests.service.test_sse import _read_events
+
+
+def _assert_problem(response, status: int, code: str) -> None:
+    assert response.status_code == status, response.json
+    assert response.mimetype == "application/problem+json"
+    assert response.json["code"] == code
+
+
+def _address() -> str:
+    """A client address of this test's own: the limits' counts live in the shared Redis."""
+    return f"fd00::{uuid.uuid4().hex[:4]}:{uuid.uuid4().hex[:4]}"
+
+
+def _new_player(api, address: str, **headers):
+    return api.client.post("/v1/players", json={"name": "ann"}, headers=headers,
+                           environ_base={"REMOTE_ADDR": address})
+
+
+# --- unlisted games (item 9) -------------------------------------------------------------------
+
+def test_the_unlisted_tally_cannot_be_created_over_http(make_app):
+    api = Api(make_app(limits={"unlisted_games": False}))
+    host = api.player()
+    response = api.client.post("/v1/games", headers=host, json={
+        "game": "tally", "seats": [{"kind": "human"}], "options": {"target": 10_000_000}})
+    _assert_problem(response, 400, "unknown_game_type")
+    assert "tally" not in response.json["known"] and "loot" in response.json["known"]
+    listed = api.client.post("/v1/games", headers=host, json={
+        "game": "loot", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    assert listed.status_code == 201, listed.json
+
+
+# --- creation limits (item 9) ------------------------------------------------------------------
+
+def test_players_created_from_one_address_are_limited(make_app):
+    api = Api(make_app(limits={"players_per_minute": 2}))
+    address = _address()
+    statuses = [_new_player(api, address).status_code for _ in range(3)]
+    assert statuses == [201, 201, 429]
+    refused = _new_player(api, address)
+    _assert_problem(refused, 429, "rate_limited")
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert _new_player(api, _address()).status_code == 201  # another client is not held up
+
+
+def test_x_forwarded_for_is_not_believed_unless_a_proxy_is_trusted(make_app):
+    direct = Api(make_app(limits={"players_per_minute": 1}))
+    address = _address()
+    first = _new_player(direct, address, **{"X-Forwarded-For": _address()})
+    forged = _new_player(direct, address, **{"X-Forwarded-For": _address()})
+    assert (first.status_code, forged.status_code) == (201, 429)
+
+    proxied = Api(make_app(limits={"players_per_minute": 1, "trusted_proxies": 1}))
+    proxy = _address()
+    clients = [_new_player(proxied, proxy, **{"X-Forwarded-For": _address()})
+               for _ in range(2)]
+    assert [c.status_code for c in clients] == [201, 201]
+
+
+def test_games_created_by_one_player_are_limited(make_app):
+    api = Api(make_app(limits={"games_per_minute": 2}))
+    host = api.player()
+    body = {"game": "loot", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    statuses = [api.client.post("/v1/games", headers=host, json=body).status_code
+                for _ in range(3)]
+    assert statuses == [201, 201, 429]
+    _assert_problem(api.client.post("/v1/games", headers=host, json=body), 429, "rate_limited")
+    assert api.client.post("/v1/games", headers=api.player("bob"), json=body).status_code == 201
+
+
+# --- tokens (item 10) --------------------------------------------------------------------------
+
+def test_a_token_in_the_url_is_refused_outside_the_event_stream(api):
+    game_id, players = api.table("tally", 1, {"target": 50})
+    token = players[0]["Authorization"].split()[1]
+    version = api.get(game_id)["version"]
+    move = api.client.post(f"/v1/games/{game_id}/commands?access_token={token}",
+                           json={"type": "add", "amount": 1, "expected_version": version})
+    _assert_problem(move, 400, "token_in_url")
+    assert api.log_length(game_id) == version
+    _assert_problem(api.client.get(f"/v1/games/{game_id}?access_token={token}"), 400,
+                    "token_in_url")
+    _assert_problem(api.client.post(f"/v1/games?access_token={token}", json={
+        "game": "loot", "seats": [{"kind": "human"}, {"kind": "human"}]}), 400, "token_in_url")
+    _assert_problem(api.client.get(f"/v1/me?access_token={token}"), 400, "token_in_url")
+
+
+def test_the_event_streams_take_the_token_in_their_url(api):
+    game_id, players = api.table("tally", 1, {"target": 1})
+    version = api.get(game_id)["version"]
+    api.send(game_id, players[0], {"type": "add", "amount": 1}, version)
+    token = players[0]["Authorization"].split()[1]
+    response = api.client.get(
+        f"/v1/games/{game_id}/events/stream?last_event_id={version}&access_token={token}",
+        buffered=False)
+    assert response.status_code == 200
+    move = _read_events(response, 1)[0]
+    # The command as sent is shown to its sender alone: the token was taken.
+    assert move["event"] == "added" and move["data"]["command"]["amount"] == 1
+    # And the account's notice stream, the other one a browser opens with EventSource.
+    notices = api.client.get(f"/v1/me/events/stream?access_token={token}", buffered=False)
+    assert notices.status_code == 200 and notices.mimetype == "text/event-stream"
+    notices.close()
+
+
+def test_tokens_are_stored_only_as_hashes(api, redis_client):
+    created = api.client.post("/v1/players", json={"name": "ann"}).json
+    token = created["token"]
+    digest = hashlib.sha256(token.encode()).hexdigest()
+    assert redis_client.get(f"tokens:{digest}") == created["id"]
+    assert redis_client.get(f"tokens:{token}") is None
+    # Nothing kept about the player holds the token itself (its record keeps the hash).
+    for key in redis_client.scan_iter(match=f"*{created['id']}*"):
+        kind = redis_client.type(key)
+        value = redis_client.hgetall(key) if kind == "hash" else redis_client.get(key) \
+            if kind == "string" else None
+        assert token not in json.dumps(value), key

@@ -1,0 +1,170 @@
+"""Bad or unusual input is a 4xx problem, never a 500 (issue 9, item 8)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import jsonschema
+import pytest
+
+from games import REGISTRY, UNLISTED
+from service.config import Config
+from service.http.blueprint import MAX_JSON_DEPTH
+from tests.playing import play_randomly
+
+MAX_BODY = Config().max_body_bytes
+
+
+def _assert_problem(response, status: int, code: str) -> None:
+    assert response.status_code == status, response.data[:300]
+    assert response.mimetype == "application/problem+json"
+    assert response.json["code"] == code
+    assert response.json["status"] == status
+
+
+@pytest.mark.skipif("faker_blue" not in REGISTRY, reason="no faker_blue")
+def test_faker_blue_replay_between_a_discard_and_the_next_draw_shows_the_table(api):
+    service = api.service
+    game_id = service.create_game("p_host", "faker_blue", {},
+                                  [{"kind": "bot", "level": "random"}] * 3)
+    play_randomly(service, game_id, 0)
+    discards = [e.version for e in service.store.read(game_id) if e.type == "cards_discarded"]
+    assert discards
+    viewer = api.player()
+    for version in discards[:5]:
+        for headers in ({}, viewer):
+            response = api.client.get(f"/v1/games/{game_id}/replay?version={version}",
+                                      headers=headers)
+            assert response.status_code == 200, response.data[:300]
+            assert response.json["version"] == version and response.json["view"]
+
+
+GAME_PATHS = [("get", ""), ("get", "/events"), ("get", "/events/stream"),
+              ("get", "/replay?version=1"), ("get", "/audit"), ("get", "/events/1/explain"),
+              ("post", "/join"), ("post", "/leave"), ("post", "/start"), ("post", "/commands"),
+              ("post", "/undo"), ("post", "/undo/answer"), ("post", "/disputes")]
+
+
+@pytest.mark.parametrize("bad_id", ["a{b", "a}b", "{}", "%7Bg%7D"])
+@pytest.mark.parametrize(("method", "suffix"), GAME_PATHS)
+def test_a_game_id_with_braces_is_not_found(api, bad_id, method, suffix):
+    """Braces would break the game's Redis hash tag: such an id names no game (404)."""
+    response = getattr(api.client, method)(f"/v1/games/{bad_id}{suffix}", headers=api.player(),
+                                           json={})
+    _assert_problem(response, 404, "game_not_found")
+
+
+@pytest.mark.parametrize("header", ["²", "\u0661\u0662x", "-1", "9" * 40, "abc"])
+def test_a_last_event_id_that_is_no_version_is_a_bad_request(api, header):
+    # A finished game: a stream that (wrongly) started would end rather than wait for moves.
+    game_id, players = api.table("tally", 1, {"target": 50})
+    api.play_to_end(game_id, players)
+    response = api.client.get(f"/v1/games/{game_id}/events/stream",
+                              headers={**players[0], "Last-Event-ID": header})
+    _assert_problem(response, 400, "invalid_request")
+
+
+def test_json_nested_thousands_deep_is_malformed_not_a_recursion_error(api):
+    game_id, players = api.table("tally", 1, {"target": 50})
+    before = api.log_length(game_id)
+    deep = "[" * 5000 + "]" * 5000
+    response = api.client.post(f"/v1/games/{game_id}/commands", headers=players[0],
+                               data='{"type": "add", "expected_version": 1, "amount": ' + deep
+                               + "}", content_type="application/json")
+    _assert_problem(response, 400, "malformed_json")
+    response = api.client.post("/v1/players", data=deep, content_type="application/json")
+    _assert_problem(response, 400, "malformed_json")
+    assert api.log_length(game_id) == before
+
+
+def test_json_nested_past_the_depth_limit_is_malformed(api):
+    shallow = {"name": "ann", "extra": [[[[1]]]]}
+    deep = {"name": "ann", "extra": 1}
+    for _ in range(MAX_JSON_DEPTH):
+        deep = {"name": "ann", "extra": deep}
+    assert api.client.post("/v1/players", json=shallow).status_code == 400  # unknown field
+    _assert_problem(api.client.post("/v1/players", json=deep), 400, "malformed_json")
+
+
+def test_a_body_over_the_limit_is_refused_unread_before_authentication(api):
+    game_id, _ = api.table("tally", 1, {"target": 50})
+    before = api.log_length(game_id)
+    body = b'{"type": "add", "amount": 1, "expected_version": 1, "pad": "' + b"x" * (12 << 20) \
+        + b'"}'
+    response = api.client.post(f"/v1/games/{game_id}/commands", data=body,
+                               content_type="application/json")  # no token: 413 comes first
+    _assert_problem(response, 413, "payload_too_large")
+    assert api.log_length(game_id) == before
+
+
+def test_a_chunked_body_over_the_limit_is_refused(api):
+    body = b'{"name": "' + b"x" * (MAX_BODY + 10) + b'"}'
+    response = api.client.post("/v1/players", input_stream=io.BytesIO(body),
+                               content_type="application/json",
+                               headers={"Transfer-Encoding": "chunked"},
+                               # as gunicorn marks a chunked body, so werkzeug reads it to its end
+                               environ_overrides={"wsgi.input_terminated": True})
+    _assert_problem(response, 413, "payload_too_large")
+
+
+def test_a_body_just_under_the_limit_is_read(api):
+    body = b'{"name": "' + b"x" * (MAX_BODY - 20) + b'"}'
+    response = api.client.post("/v1/players", data=body, content_type="application/json")
+    _assert_problem(response, 400, "invalid_request")  # read and checked: the name is too long
+
+
+@pytest.fixture(scope="module")
+def problem_schema():
+    from service.openapi import openapi_dict
+
+    return openapi_dict()["components"]["schemas"]["Problem"]
+
+
+def _assert_documented_problem(response, schema, status: int, code: str) -> dict:
+    _assert_problem(response, status, code)
+    jsonschema.validate(response.json, schema)  # the Problem schema allows no other members
+    return response.json
+
+
+def test_an_unknown_game_type_lists_the_hosted_games_as_documented(api, problem_schema):
+    response = api.client.post("/v1/games", headers=api.player(),
+                               json={"game": "chess", "seats": [{"kind": "human"}] * 2})
+    body = _assert_documented_problem(response, problem_schema, 400, "unknown_game_type")
+    assert body["details"]["known"] == sorted(set(REGISTRY) - UNLISTED)
+
+
+@pytest.mark.skipif("loot" not in REGISTRY, reason="no loot")
+def test_options_a_game_refuses_name_the_rule_as_documented(api, problem_schema):
+    response = api.client.post("/v1/games", headers=api.player(),
+                               json={"game": "loot", "seats": [{"kind": "human"}] * 3,
+                                     "options": {"teams": True}})
+    body = _assert_documented_problem(response, problem_schema, 400, "invalid_options")
+    assert body["details"] == {"rule": "teams_need_4_6_or_8", "seats": 3}
+
+
+def test_starting_with_empty_seats_is_a_conflict_naming_them_not_a_version_conflict(
+        api, problem_schema):
+    host = api.player()
+    game_id = api.create(host, "tally", 3, {"target": 50})
+    response = api.client.post(f"/v1/games/{game_id}/start", headers=host)
+    body = _assert_documented_problem(response, problem_schema, 409, "seats_empty")
+    assert body["details"] == {"seats": [1, 2]}
+    assert body["title"] == "Conflict"
+
+
+def test_a_stale_version_is_still_titled_a_version_conflict(api, problem_schema):
+    game_id, players = api.table("tally", 1, {"target": 50})
+    version = api.get(game_id)["version"]
+    response = api.send(game_id, players[0], {"type": "add", "amount": 1}, version - 1)
+    body = _assert_documented_problem(response, problem_schema, 409, "version_conflict")
+    assert body["title"] == "Version conflict" and body["version"] == version
+
+
+def test_a_fact_the_problem_schema_does_not_declare_goes_under_details(problem_schema):
+    from service.http.errors import problem
+
+    response = problem(409, "x", "X", "x happened", seats=[1], details={"a": 1}, version=3)
+    body = json.loads(response.get_data())
+    jsonschema.validate(body, problem_schema)
+    assert body["details"] == {"a": 1, "seats": [1]} and body["version"] == 3

@@ -1,0 +1,66 @@
+"""`tablestream play` reads like a game: names, the table in words, choices explained."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from service import play_text
+from service.cli import main
+from tests.e2e.conftest import free_port
+
+
+@pytest.mark.parametrize("game", ["loot", "maskmen", "faker_blue"])
+def test_the_table_names_players_and_says_whose_turn_it_is(api, game):
+    game_id, players = api.table(game, 2)
+    public = api.get(game_id)
+    seat = int(sorted(public["pending"])[0])
+    mine = api.get(game_id, players[seat])
+    lines = play_text.render(mine)
+    text = "\n".join(lines)
+    assert "p0" in text and "p1" in text  # the players' names, not seat numbers
+    assert "YOUR TURN" in text and "(you)" in text
+    assert "Your hand" in text
+    theirs = "\n".join(play_text.render(api.get(game_id, players[1 - seat])))
+    assert "waiting for" in theirs and "YOUR TURN" not in theirs
+    for command in mine["legal_commands"]:
+        described = play_text.describe_command(command, mine)
+        assert described[0].isupper() and "expected_version" not in described
+
+
+def test_loot_cards_are_named_as_a_player_would():
+    assert play_text.describe_card("loot", "M8a") == "M8a (merchant, 8 gold)"
+    assert play_text.describe_card("loot", "P-blue-1a") == "P-blue-1a (blue pirate, 1 skull)"
+    assert play_text.describe_card("loot", "C-gold") == "C-gold (gold captain)"
+    assert play_text.describe_card("loot", "ADM") == "ADM (the admiral)"
+
+
+def test_what_the_others_did_is_told_with_their_names(api):
+    game_id, players = api.table("loot", 2)
+    public = api.get(game_id)
+    seat = int(sorted(public["pending"])[0])
+    mine = api.get(game_id, players[seat])
+    api.send(game_id, players[seat], {"type": "draw"}, mine["version"])
+    other = api.get(game_id, players[1 - seat])
+    events = api.client.get(f"/v1/games/{game_id}/events",
+                            headers=players[1 - seat]).json["events"]
+    told = [play_text.narrate(e, other) for e in events]
+    assert f"p{seat} sat down." in told
+    drawn = next(t for t, e in zip(told, events, strict=True) if e["type"] == "card_drawn")
+    assert drawn.startswith(f"p{seat}:") and "hidden" not in drawn  # the draw, not the card
+    assert "P-" not in drawn and "M" not in drawn.split(":", 1)[1].replace("drawn", "")
+
+
+def test_the_client_says_plainly_when_the_server_is_down_and_honours_tablestream_url():
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    result = CliRunner().invoke(main, ["play", "--name", "ann", "--new", "loot"],
+                                env={"TABLESTREAM_URL": url})
+    assert result.exit_code != 0
+    assert f"Cannot reach the Tablestream server at {url}" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_the_client_finds_a_local_server_on_port():
+    result = CliRunner().invoke(main, ["play", "--name", "ann", "--new", "loot"],
+                                env={"PORT": "1", "TABLESTREAM_URL": ""})
+    assert "http://127.0.0.1:1/v1" in result.output

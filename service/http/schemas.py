@@ -8,6 +8,11 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from games import REGISTRY, UNLISTED
+
+# The hosted games by their stable names, for the OpenAPI document (the catalog has the details).
+LISTED_GAMES = ", ".join(sorted(name for name in REGISTRY if name not in UNLISTED))
+
 # Versions are stream entry ids in Redis: larger numbers name no version and only make errors.
 MAX_VERSION = 2**53 - 1
 # A notice id is a Redis stream id, two 64-bit numbers: 19 digits always fit, 20 may not (Redis
@@ -52,7 +57,8 @@ class SeatSpec(ma.Schema):
 
 
 class GameCreate(ma.Schema):
-    game = fields.String(required=True, metadata={"description": "Game type, see the catalog"})
+    game = fields.String(required=True, metadata={
+        "description": f"Game type ({LISTED_GAMES}); see the catalog for seats and options"})
     seats = fields.List(fields.Nested(SeatSpec), required=True,
                         validate=validate.Length(min=1, max=16))
     options = fields.Dict(load_default=dict)

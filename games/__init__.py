@@ -14,6 +14,7 @@ _MODULES = {
     "faker_blue": "games.faker_blue",
     "magblast": "games.magblast",
     "tally": "games.tally",
+    "wotr": "games.wotr",
 }
 
 # Games kept for tests and benchmarks: registered, but not offered in the catalog.

@@ -19,7 +19,7 @@ from games import REGISTRY
 from games.core import Rng
 from tests.service.test_sse import _read_events
 
-HIDDEN_GAMES = [name for name in ("loot", "maskmen", "faker_blue", "magblast")
+HIDDEN_GAMES = [name for name in ("loot", "maskmen", "faker_blue", "magblast", "wotr")
                 if name in REGISTRY]
 
 

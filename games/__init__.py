@@ -12,6 +12,7 @@ _MODULES = {
     "loot": "games.loot",
     "maskmen": "games.maskmen",
     "faker_blue": "games.faker_blue",
+    "magblast": "games.magblast",
     "tally": "games.tally",
     "wotr": "games.wotr",
 }

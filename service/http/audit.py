@@ -6,6 +6,7 @@ from flask.views import MethodView
 
 from service.http.blueprint import Blueprint
 from service.http.context import ctx, current_player, optional_player
+from service.http.games import game_body
 from service.http.schemas import AuditOut, CommandOut, DisputeIn, ExplainOut
 
 blp = Blueprint("audit", __name__, url_prefix="/v1/games", description="Audit and disputes")
@@ -48,4 +49,5 @@ class Disputes(MethodView):
         viewer = tablestream.service.viewer_for(projection, player)
         return {"version": outcome.version,
                 "events": [tablestream.service.public_event(projection.game, e, viewer)
-                           for e in outcome.events]}
+                           for e in outcome.events],
+                "game": game_body(game_id, player, projection)}

@@ -28,8 +28,14 @@ def game_body(game_id: str, viewer_player, projection=None) -> dict:
     body = tablestream.service.describe(projection, viewer)
     body["id"] = game_id
     body["legal_commands"] = postable(body["legal_commands"], projection.version)
-    names = tablestream.accounts.names([s["player"] for s in body["seats"] if s["player"]])
-    for seat in body["seats"]:
+    return with_names(body)
+
+
+def with_names(body: dict) -> dict:
+    """``body``'s seats with their players' names (null for a bot or an empty seat)."""
+    seats = body["seats"]
+    names = ctx().accounts.names([s["player"] for s in seats if s["player"]])
+    for seat in seats:
         seat["name"] = names.get(seat["player"]) if seat["player"] else None
     return body
 

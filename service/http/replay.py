@@ -6,6 +6,7 @@ from flask.views import MethodView
 
 from service.http.blueprint import Blueprint
 from service.http.context import ctx, optional_player
+from service.http.games import with_names
 from service.http.schemas import GameOut, ReplayQuery
 
 blp = Blueprint("replay", __name__, url_prefix="/v1/games", description="Replay")
@@ -22,4 +23,4 @@ class Replay(MethodView):
         viewer = service.viewer_for(service.projection(game_id), optional_player())
         body = service.replay_view(game_id, query["version"], viewer)
         body["id"] = game_id
-        return body
+        return with_names(body)

@@ -44,3 +44,14 @@ def test_servers_own_refusals_are_problem_json(server):
     _assert_problem(_raw(server, f"GET {path}/games HTTP/1.1\r\nHost: t\r\n{many}\r\n".encode()),
                     431, "header_fields_too_large")
     _assert_problem(_raw(server, b"NOT A REQUEST\r\n\r\n"), 400, "invalid_request")
+
+
+def test_a_chunked_body_over_the_limit_is_refused_by_the_live_server(server):
+    """gunicorn passes a chunked body on without a length: the app still stops at the limit."""
+    path = urlparse(server).path
+    body = b'{"name": "' + b"x" * 70_000 + b'"}'
+    chunks = b"".join(b"%x\r\n%s\r\n" % (len(part), part)
+                      for part in (body[i:i + 8192] for i in range(0, len(body), 8192)))
+    request = (f"POST {path}/players HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
+               "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n").encode()
+    _assert_problem(_raw(server, request + chunks + b"0\r\n\r\n"), 413, "payload_too_large")

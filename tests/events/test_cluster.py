@@ -25,6 +25,7 @@ from events.redis_store import (
 from events.store import NewEvent
 from service.config import Config
 from service.http import create_app
+from tests import unlimited
 from tests.service.conftest import Api
 
 
@@ -97,7 +98,7 @@ def test_cluster_store_appends_reads_and_blocks_with_pools_of_its_own(cluster_ur
 def test_api_on_a_cluster_plays_a_move_and_streams_it(cluster_url, monkeypatch):
     monkeypatch.setenv("REDIS_CLUSTER", "1")
     api = Api(create_app(Config(redis_url=cluster_url, workers_enabled=False,
-                                rate_limit_per_second=0, sse_heartbeat_seconds=0.2)))
+                                sse_heartbeat_seconds=0.2, **unlimited.CONFIG)))
     game_id, players = api.table("tally", 1, {"target": 100})
     version = api.get(game_id)["version"]
     response = api.client.get(f"/v1/games/{game_id}/events/stream?last_event_id={version}",

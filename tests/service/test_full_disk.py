@@ -21,6 +21,7 @@ from events import embedded_redis
 from events.redis_store import RedisEventStore, aof_write_error, connect
 from service.config import Config
 from service.http import create_app
+from tests import unlimited
 from tests.service.conftest import Api
 
 BOUND = 15.0  # seconds to wait for Redis to notice free space (it retries every 100 ms)
@@ -110,7 +111,7 @@ def test_stop_leaves_redis_running_while_its_aof_cannot_be_written(small_disk, d
 
 def test_moves_are_refused_with_503_while_the_aof_cannot_be_written(small_disk, disk_server):
     api = Api(create_app(Config(redis_url=disk_server.url, workers_enabled=False,
-                                rate_limit_per_second=0)))
+                                **unlimited.CONFIG)))
     game_id, players = api.table("tally", 1, {"target": 1_000_000})
     version = api.get(game_id)["version"]
     small_disk.fill()

@@ -36,7 +36,8 @@ def test_the_unlisted_tally_cannot_be_created_over_http(make_app):
     response = api.client.post("/v1/games", headers=host, json={
         "game": "tally", "seats": [{"kind": "human"}], "options": {"target": 10_000_000}})
     _assert_problem(response, 400, "unknown_game_type")
-    assert "tally" not in response.json["known"] and "loot" in response.json["known"]
+    known = response.json["details"]["known"]
+    assert "tally" not in known and "loot" in known
     listed = api.client.post("/v1/games", headers=host, json={
         "game": "loot", "seats": [{"kind": "human"}, {"kind": "human"}]})
     assert listed.status_code == 201, listed.json

@@ -168,3 +168,50 @@ def test_a_fact_the_problem_schema_does_not_declare_goes_under_details(problem_s
     body = json.loads(response.get_data())
     jsonschema.validate(body, problem_schema)
     assert body["details"] == {"a": 1, "seats": [1]} and body["version"] == 3
+
+
+# --- what schemathesis found (tests/service/test_schemathesis.py) ---------------------------------
+
+def test_the_live_stream_sends_each_event_as_the_events_page_does(api):
+    from tests.service.test_sse import _read_events
+
+    game_id, players = api.table("tally", 1, {"target": 1})
+    version = api.get(game_id)["version"]
+    api.send(game_id, players[0], {"type": "add", "amount": 1}, version)
+    page = api.client.get(f"/v1/games/{game_id}/events", headers=players[0]).json["events"]
+    response = api.client.get(f"/v1/games/{game_id}/events/stream?last_event_id=0",
+                              headers=players[0], buffered=False)
+    streamed = [e["data"] for e in _read_events(response, 1000)]
+    assert streamed == page
+    assert streamed[0]["seat"] is None  # the platform's game_created: no seat, not "system"
+
+
+def test_a_replay_names_the_players_on_the_seats(api):
+    game_id, _ = api.table("tally", 2, {"target": 50})
+    now = api.get(game_id)
+    replayed = api.client.get(f"/v1/games/{game_id}/replay?version={now['version']}")
+    assert replayed.status_code == 200
+    assert [s["name"] for s in replayed.json["seats"]] == [s["name"] for s in now["seats"]]
+    assert [s["name"] for s in now["seats"]] == ["p0", "p1"]
+
+
+@pytest.mark.parametrize("notice_id", ["0-20000000000000000000", "99999999999999999999-0",
+                                       "\u0661-\u0661"])
+def test_a_notice_id_that_cannot_be_a_stream_id_is_a_bad_request(api, notice_id):
+    response = api.client.get(f"/v1/me/events/stream?last_event_id={notice_id}",
+                              headers=api.player())
+    _assert_problem(response, 400, "invalid_request")
+
+
+def test_a_dispute_answers_with_the_table_after_the_ruling_as_documented(api):
+    from service.openapi import openapi_dict
+
+    game_id, players = api.table("faker_blue", 2)
+    response = api.client.post(f"/v1/games/{game_id}/disputes", headers=players[0],
+                               json={"version": 1, "reason": "check it"})
+    assert response.status_code == 201, response.json
+    document = openapi_dict()
+    schema = {**document["components"]["schemas"]["CommandOut"],
+              "components": document["components"]}
+    jsonschema.validate(response.json, schema)  # it was missing the required game
+    assert response.json["game"]["version"] == response.json["version"]

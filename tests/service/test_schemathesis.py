@@ -19,6 +19,7 @@ from schemathesis.checks import not_a_server_error, response_schema_conformance
 
 from service.openapi import openapi_dict
 from service.problems import PROBLEM_JSON
+from tests import unlimited
 from tests.playing import play_randomly
 from tests.service.conftest import Api
 
@@ -56,25 +57,28 @@ def table(redis_url) -> Table:
     from service.config import Config
     from service.http import create_app
 
+    # No rate limits, and the unlisted tally its tables are made of (tests/unlimited.py).
     api = Api(create_app(Config(redis_url=redis_url, workers_enabled=False,
-                                rate_limit_per_second=0, sse_heartbeat_seconds=0.1,
-                                access_log=False)))
+                                sse_heartbeat_seconds=0.1, access_log=False,
+                                **unlimited.CONFIG)))
     headers = api.player("fuzz")
     service = api.service
-    player_id = api.client.get("/v1/me", headers=headers).json["id"]
-    open_game = api.create(headers, "tally", 3, {"target": 50})
-    running, _ = api.table("tally", 1, {"target": 1000})
-    humans = [{"kind": "human"}] * 3
-    finished = service.create_game(player_id, "faker_blue", {}, humans, join=True)
-    for seat in (1, 2):
-        service.join(finished, f"p_other{seat}", seat)
-    service.start(finished, player_id)
+    me = api.client.get("/v1/me", headers=headers).json["id"]
+
+    def seated(game: str, seats: int = 3) -> str:
+        """A started game of hosted ``game`` with the fuzzing player in seat 0."""
+        game_id = service.create_game(me, game, {}, [{"kind": "human"}] * seats, join=True)
+        for seat in range(1, seats):
+            service.join(game_id, f"p_other{seat}", seat)
+        service.start(game_id, me)
+        return game_id
+
+    open_game = service.create_game(me, "loot", {}, [{"kind": "human"}] * 3, join=True)
+    finished = seated("faker_blue")
     play_randomly(service, finished, "fuzz")
-    midgame = service.create_game(player_id, "faker_blue", {}, humans, join=True)
-    for seat in (1, 2):
-        service.join(midgame, f"p_other{seat}", seat)
-    service.start(midgame, player_id)
-    return Table(api, headers, [open_game, running, finished, midgame], finished)
+    # Hosted games only: their legal commands are the document's AnyCommand.
+    games = [open_game, seated("loot"), seated("maskmen", 4), seated("faker_blue"), finished]
+    return Table(api, headers, games, finished)
 
 
 def _pick(case, among: int, salt: str) -> int:

@@ -16,6 +16,7 @@ import redis
 
 from service.config import Config
 from service.http import create_app
+from tests import unlimited
 from tests.e2e.conftest import free_port
 from tests.service.conftest import Api
 
@@ -23,7 +24,7 @@ BOUND = 60  # seconds: any request still unanswered by then counts as hung
 
 
 def _outage_app(url: str):
-    return create_app(Config(redis_url=url, workers_enabled=False, rate_limit_per_second=0))
+    return create_app(Config(redis_url=url, workers_enabled=False, **unlimited.CONFIG))
 
 
 @contextlib.contextmanager
@@ -122,7 +123,7 @@ def test_committed_move_succeeds_when_the_snapshot_and_lobby_writes_fail(redis_u
     url = urlparse(redis_url)
     followups = RecordingFollowUps()
     app = create_app(Config(redis_url=f"redis://{name}:{password}@{url.hostname}:{url.port}/0",
-                            workers_enabled=False, rate_limit_per_second=0),
+                            workers_enabled=False, **unlimited.CONFIG),
                      followups=followups)
     api = Api(app)
     game_id, players = api.table("tally", 1, {"target": 2})

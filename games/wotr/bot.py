@@ -14,10 +14,10 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from games.core import Command, Rng, random_bot
+from games.core import Command, Rng, Seen
 from games.wotr.data import CARDS, NATION_SIDE, REGIONS, STRONGHOLD
 
-Bot = Callable[[dict[str, Any], list[Command], Rng], Command]
+Bot = Callable[[Seen, Rng], Command]
 Army = dict[str, list[int]]
 
 # A rough worth of each combat effect for the side that plays it.
@@ -182,8 +182,9 @@ def _battle_choice(b: _Board, legal: list[Command]) -> Command | None:
     return None
 
 
-def basic(view: dict[str, Any], legal: list[Command], rng: Rng) -> Command:
+def basic(seen: Seen, rng: Rng) -> Command:
     """Greedy one-move heuristic (see the module docstring)."""
+    view, legal = seen.view, seen.legal
     b = _Board(view)
     choice = _battle_choice(b, legal)
     if choice is not None and choice in legal:
@@ -219,5 +220,5 @@ def basic(view: dict[str, Any], legal: list[Command], rng: Rng) -> Command:
 
 
 def level(name: str) -> Bot:
-    """The bot function of level ``name`` (KeyError for an unknown level)."""
-    return {"random": random_bot, "basic": basic}[name]
+    """The game's own bot of level ``name`` (KeyError for one the kernel provides)."""
+    return {"basic": basic}[name]

@@ -34,6 +34,7 @@ from games.core import (
     Rejected,
     Rng,
     Seat,
+    Seen,
     State,
     Viewer,
     ensure,
@@ -533,8 +534,10 @@ class WarOfTheRing(Game):
         return [*lines, *(f"{e.type}: {e.data}" if e.type not in _HIDDEN_DATA else e.type
                           for e in events)]
 
-    def bot(self, level: str) -> Callable[[dict[str, Any], list[Command], Rng], Command]:
-        return bot.level(level)
+    def bot(self, level: str) -> Callable[[Seen, Rng], Command]:
+        if level == "basic":
+            return bot.level(level)
+        return super().bot(level)
 
 
 _HIDDEN_DATA = frozenset({COMBAT_CARD_CHOSEN, CARD_DRAWN, GAME_STARTED})

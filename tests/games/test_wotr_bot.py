@@ -3,7 +3,7 @@ bot answer is one of the legal commands."""
 
 from __future__ import annotations
 
-from games.core import Rng
+from games.core import Rng, Seen
 from games.wotr import GAME
 from games.wotr.bot import basic
 from games.wotr.data import FP, SH
@@ -12,7 +12,7 @@ from tests.games.wotr_helpers import FPS, SHS, Dice, attack, board, play
 
 def _choose(state, seat):
     legal = GAME.legal_commands(state, seat)
-    command = basic(GAME.view(state, seat), legal, Rng("bot"))
+    command = basic(Seen(seat, GAME.view(state, seat), legal), Rng("bot"))
     assert command in legal
     return command
 

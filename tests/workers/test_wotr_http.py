@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from games.core import Rng
+from games.core import Rng, Seen
 from games.wotr.bot import basic
 from tests.workers.conftest import wait_for
 from tests.workers.test_e2e import _create, _events, _get, _player
@@ -29,7 +29,7 @@ def _choose(view: dict, rng: Rng) -> dict:
         return {"type": "retreat", "to": ""}
     if kinds & {"combat_card", "take_hit", "retreat", "continue_battle", "advance"}:
         return legal[rng.below(len(legal))]
-    return basic(view["view"], legal, rng)
+    return basic(Seen(0, view["view"], legal), rng)
 
 
 def _play_one_game(api, human, idle_once: bool) -> tuple[str, set[str]]:

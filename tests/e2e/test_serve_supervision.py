@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests import unlimited
 from tests.e2e.conftest import free_port, stop
 from tests.workers.conftest import wait_for
 
@@ -42,7 +43,7 @@ class Serve:
     def __init__(self, tmp_path: Path):
         self.port = free_port()
         self.log = tmp_path / "serve.log"
-        env = {**os.environ, "RATE_LIMIT_PER_SECOND": "0", "TABLESTREAM_DATA": str(tmp_path),
+        env = {**os.environ, **unlimited.ENV, "TABLESTREAM_DATA": str(tmp_path),
                "TABLESTREAM_SWEEP_SECONDS": "1", "TABLESTREAM_STALE_STARTED_SECONDS": "2"}
         env.pop("REDIS_URL", None)
         env.pop("QUEUE_REDIS_URL", None)

@@ -41,6 +41,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from events.audit import transcript, verify
+from events.projector import client_command_id
 from events.redis_store import RedisEventStore, connect
 
 TIMEOUT = 5.0  # per HTTP request
@@ -72,7 +73,7 @@ def processes() -> dict[int, tuple[int, str]]:
 @dataclass
 class Ack:
     game_id: str
-    command_id: str
+    command_id: str  # as stored: the client's id scoped to its player
     versions: list[int]
 
 
@@ -91,7 +92,9 @@ class Serve:
     """`tablestream serve` and its children, found through /proc."""
 
     def __init__(self, data: Path, port: int, log: Path):
+        # No rate limits: a dozen clients on one address create players and games fast.
         env = {**os.environ, "TABLESTREAM_DATA": str(data), "RATE_LIMIT_PER_SECOND": "0",
+               "RATE_LIMIT_PLAYERS_PER_MINUTE": "0", "RATE_LIMIT_GAMES_PER_MINUTE": "0",
                "PYTHONUNBUFFERED": "1"}
         for name in ("REDIS_URL", "QUEUE_REDIS_URL", "PROMETHEUS_MULTIPROC_DIR"):
             env.pop(name, None)
@@ -180,6 +183,7 @@ def play(base: str, index: int, tally: Tally, stop: threading.Event) -> None:
     if response is None or response.status_code != 201:
         return
     headers = {"Authorization": f"Bearer {response.json()['token']}"}
+    player_id = response.json()["id"]
     game_id = None
     while not stop.is_set():
         if game_id is None:
@@ -212,7 +216,7 @@ def play(base: str, index: int, tally: Tally, stop: threading.Event) -> None:
             if answer is None:
                 tally.unanswered += 1
             elif answer.status_code == 200:
-                tally.acks.append(Ack(game_id, command_id,
+                tally.acks.append(Ack(game_id, client_command_id(player_id, command_id),
                                       [e["version"] for e in answer.json()["events"]]))
                 tally.last_ack[index] = time.monotonic()
                 tally.sent_acked.append((sent, tally.last_ack[index]))

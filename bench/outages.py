@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from events import embedded_redis, redis_store
 from service.config import Config
 from service.http import create_app
+from tests import unlimited
 from tests.e2e.conftest import free_port
 from tests.service.conftest import Api
 
@@ -33,8 +34,8 @@ MOVES = int(os.environ.get("BENCH_OUTAGE_MOVES", "500"))
 
 
 def app_on(url: str):
-    return create_app(Config(redis_url=url, workers_enabled=False, rate_limit_per_second=0,
-                             access_log=False))
+    return create_app(Config(redis_url=url, workers_enabled=False, access_log=False,
+                             **unlimited.CONFIG))
 
 
 def time_to_answer(client, path: str) -> tuple[float, int]:

@@ -26,9 +26,9 @@ log = logging.getLogger(__name__)
 POLL_SECONDS = 0.05  # the longest a due clock waits for this loop (p99 lateness is measured
 # by bench/clock_lateness.py)
 BATCH = 100
-# Turn clocks and takeback lapses are already late when due; other scheduled jobs (a webhook's
-# next attempt) wait their turn behind bot moves.
-URGENT_PREFIXES = ("clock-", "undo-")
+# Turn clocks, their warnings and takeback lapses are late once due; other scheduled jobs (a
+# webhook's next attempt) wait their turn behind bot moves.
+URGENT_PREFIXES = ("clock-", "undo-", "warn-")
 OUTAGE_PAUSE = 1.0  # after a Redis error, before trying again
 
 # Claim up to ARGV[2] jobs due by ARGV[1]: whoever removes an id from the registry moves it, so

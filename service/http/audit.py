@@ -50,5 +50,4 @@ class Disputes(MethodView):
         return {"version": outcome.version,
                 "events": [tablestream.service.public_event(projection.game, e, viewer)
                            for e in outcome.events],
-                # CommandOut's game, as for a move: the table after the ruling
                 "game": game_body(game_id, player, projection)}

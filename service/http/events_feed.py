@@ -12,9 +12,10 @@ from service import metrics
 from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import ctx, optional_player
 from service.http.errors import end_on_outage
+from service.http.games import game_body
 from service.http.schemas import EventOut, EventPage, EventsQuery, StreamHeaders, StreamQuery
 
-EVENT_OUT = EventOut()
+EVENT_OUT = EventOut()  # the wire form, as in every other answer (seats as integers)
 
 blp = Blueprint("events", __name__, url_prefix="/v1/games", description="The event log")
 
@@ -54,41 +55,51 @@ class EventStream(MethodView):
         service = tablestream.service
         projection = service.projection(game_id)
         # The one endpoint taking ?access_token=: EventSource cannot set headers.
-        viewer = service.viewer_for(projection, optional_player(from_url=True))
+        player = optional_player(from_url=True)
+        viewer = service.viewer_for(projection, player)
         after = headers.get("last_event_id", query.get("last_event_id"))
         after = projection.version if after is None else after
         heartbeat = tablestream.config.sse_heartbeat_seconds
         finished = projection.status == "finished" and after >= projection.version
-        stream = _stream(service, game_id, viewer, after, heartbeat, finished)
+        views = (lambda: game_body(game_id, player)) if query.get("views") else None
+        stream = _stream(service, game_id, viewer, after, heartbeat, finished, views)
         return Response(stream_with_context(stream), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
 def _stream(service, game_id: str, viewer, after: int, heartbeat: float,
-            finished: bool) -> Iterator[str]:
+            finished: bool, views=None) -> Iterator[str]:
     game = service.projection(game_id).game
     yield ": connected\n\n"
     if finished:
         return
     metrics.SSE_CONNECTIONS.inc()
     try:
-        yield from end_on_outage(_follow(service, game, game_id, viewer, after, heartbeat),
+        yield from end_on_outage(_follow(service, game, game_id, viewer, after, heartbeat, views),
                                  f"stream of game {game_id}")
     finally:
         metrics.SSE_CONNECTIONS.dec()
 
 
-def _follow(service, game, game_id: str, viewer, after: int, heartbeat: float) -> Iterator[str]:
+def _follow(service, game, game_id: str, viewer, after: int, heartbeat: float,
+            views=None) -> Iterator[str]:
     while True:
         events = service.store.read(game_id, after + 1)
         if not events:
             events = service.store.wait(game_id, after, int(heartbeat * 1000))
+        over = False
         for event in events:
-            # the same EventOut the events page sends (seats as numbers, times in ms)
             body = EVENT_OUT.dump(service.public_event(game, event, viewer))
             yield f"id: {event.version}\nevent: {event.type}\ndata: {json.dumps(body)}\n\n"
             after = event.version
             if event.type == "seed_revealed":
-                return  # the game is over and its last event sent
+                over = True  # the game is over and its last event sent
+                break
+        if events and views is not None:
+            # ?views=true: the caller's picture after these events (view, pending, its legal
+            # commands), so a seat learns of another's move and its own choices without a GET.
+            yield f"event: game\ndata: {json.dumps(views())}\n\n"
+        if over:
+            return
         if not events:
             yield ": keep-alive\n\n"

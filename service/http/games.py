@@ -32,9 +32,10 @@ def game_body(game_id: str, viewer_player, projection=None) -> dict:
 
 
 def with_names(body: dict) -> dict:
-    """A described game (now or replayed) with its players' names on the seats."""
-    names = ctx().accounts.names([s["player"] for s in body["seats"] if s["player"]])
-    for seat in body["seats"]:
+    """``body``'s seats with their players' names (null for a bot or an empty seat)."""
+    seats = body["seats"]
+    names = ctx().accounts.names([s["player"] for s in seats if s["player"]])
+    for seat in seats:
         seat["name"] = names.get(seat["player"]) if seat["player"] else None
     return body
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 
 from flask import Response, request, stream_with_context, url_for
@@ -14,7 +13,6 @@ from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import ctx, current_player
 from service.http.errors import end_on_outage
 from service.http.schemas import (
-    NOTICE_ID,
     DeliveryOut,
     MeStreamQuery,
     MyGame,
@@ -26,13 +24,13 @@ from service.http.schemas import (
     WebhookCreated,
     WebhookIn,
     WebhookOut,
+    is_notice_id,
 )
 from service.inbox import my_games
 
 blp = Blueprint("me", __name__, url_prefix="/v1/me",
                 description="Your account: games, notices, webhooks, tokens")
 
-_NOTICE_ID = re.compile(NOTICE_ID)
 
 
 @blp.route("")
@@ -70,7 +68,7 @@ class MyNotices(MethodView):
         tablestream = ctx()
         player = current_player(from_url=True)  # EventSource cannot set headers
         header = request.headers.get("Last-Event-ID", "")
-        after = header if _NOTICE_ID.fullmatch(header) else query.get("last_event_id")
+        after = header if is_notice_id(header) else query.get("last_event_id")
         if after is None:
             after = tablestream.service.inbox.latest(player["id"])  # from now on
         stream = _follow(tablestream.service.inbox, player["id"], after,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import marshmallow as ma
@@ -9,10 +10,6 @@ from marshmallow import fields, validate
 
 # Versions are stream entry ids in Redis: larger numbers name no version and only make errors.
 MAX_VERSION = 2**53 - 1
-# A notice id is a Redis stream id, two 64-bit numbers: 19 digits always fit, 20 may not (Redis
-# refuses 0-20000000000000000000 with an error, which was a 500). [0-9], not \d, which would
-# also match other scripts' digits.
-NOTICE_ID = "[0-9]{1,19}-[0-9]{1,19}"
 
 # One unit for every time on the wire: Unix milliseconds (integers), as the event log stores them.
 # One type for a seat: an integer (null where the platform, not a seat, acted).
@@ -179,6 +176,9 @@ class StreamQuery(ma.Schema):
     access_token = fields.String(metadata={
         "description": "Bearer token for clients that cannot set headers (EventSource)"})
     last_event_id = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION))
+    views = fields.Boolean(load_default=False, metadata={
+        "description": "After each batch of events, also send an event `game`: your picture "
+                       "of the game (view, pending, legal commands), as GET would give it"})
 
 
 class StreamHeaders(ma.Schema):
@@ -269,10 +269,25 @@ class MyGame(ma.Schema):
     result = fields.Dict(allow_none=True)
 
 
+# [0-9], not \d: \d also matches other scripts' digits, which int() reads but Redis refuses.
+NOTICE_ID = re.compile(r"[0-9]{1,20}-[0-9]{1,20}")
+
+
+def is_notice_id(value: str) -> bool:
+    """A Redis stream id: two unsigned 64-bit numbers."""
+    return bool(NOTICE_ID.fullmatch(value)) and all(int(part) < 2**64
+                                                    for part in value.split("-"))
+
+
+def notice_id(value: str) -> None:
+    if not is_notice_id(value):
+        raise ma.ValidationError("Not a notice id (two numbers below 2^64, as 1712-0).")
+
+
 class MeStreamQuery(ma.Schema):
     access_token = fields.String(metadata={
         "description": "Bearer token for clients that cannot set headers (EventSource)"})
-    last_event_id = fields.String(validate=validate.Regexp(f"^{NOTICE_ID}$"), metadata={
+    last_event_id = fields.String(validate=notice_id, metadata={
         "description": "Resume after this notice id (or send the Last-Event-ID header)"})
 
 

@@ -11,6 +11,7 @@ from urllib.parse import urlparse, urlunparse
 import pytest
 import requests
 
+from tests import unlimited
 from tests.e2e.conftest import free_port, stop
 from tests.service.test_health_docs_and_cors import _metric
 
@@ -23,7 +24,7 @@ METRICS_DB = 7  # a database of its own: this test's worker sweeps every game it
 def served_with_worker(redis_url, tmp_path):
     url = urlunparse(urlparse(redis_url)._replace(path=f"/{METRICS_DB}"))
     port = free_port()
-    env = {**os.environ, "REDIS_URL": url, "RATE_LIMIT_PER_SECOND": "0",
+    env = {**os.environ, "REDIS_URL": url, **unlimited.ENV,
            "TABLESTREAM_DATA": str(tmp_path), "TABLESTREAM_QUEUE": f"metrics-{port}"}
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),

@@ -55,11 +55,16 @@ def _accepts(game, state, seat) -> bool:
 def _check_hidden(game, state) -> None:
     for viewer in [*range(game.seats_in_play(state)), SPECTATOR]:
         secret = game.secrets(state, viewer)
-        if not secret:
-            continue
-        text = json.dumps(game.view(state, viewer))
-        leaked = [s for s in secret if f'"{s}"' in text]
-        assert not leaked, f"{viewer} sees {leaked[:3]}"
+        if secret:
+            text = json.dumps(game.view(state, viewer))
+            leaked = [s for s in secret if f'"{s}"' in text]
+            assert not leaked, f"{viewer} sees {leaked[:3]}"
+        # A replay of this state once the game is over shows what the end reveals, no more.
+        forever = game.secrets_after_end(state, viewer)
+        if forever:
+            text = json.dumps(game.replay_view(state, viewer, game_over=True))
+            leaked = [s for s in forever if f'"{s}"' in text]
+            assert not leaked, f"a replay after the end shows {viewer} {leaked[:3]}"
 
 
 def _seat_counts(game):

@@ -57,8 +57,10 @@ def table(redis_url) -> Table:
     from service.config import Config
     from service.http import create_app
 
+    # No rate limits, and the unlisted tally its tables are made of (tests/unlimited.py).
     api = Api(create_app(Config(redis_url=redis_url, workers_enabled=False,
-                                sse_heartbeat_seconds=0.1, access_log=False, **unlimited.CONFIG)))
+                                sse_heartbeat_seconds=0.1, access_log=False,
+                                **unlimited.CONFIG)))
     headers = api.player("fuzz")
     service = api.service
     me = api.client.get("/v1/me", headers=headers).json["id"]

@@ -7,8 +7,9 @@ import json
 from tests import unlimited
 
 
-def _read_events(response, count: int) -> list[dict]:
-    """Parse ``count`` SSE events from a streaming test-client response."""
+def _read_events(response, count: int, until: str | None = None) -> list[dict]:
+    """Parse ``count`` SSE events (or up to the first of type ``until``) from a streaming
+    test-client response."""
     events, buffer = [], ""
     for chunk in response.response:
         buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
@@ -17,9 +18,9 @@ def _read_events(response, count: int) -> list[dict]:
             fields = dict(line.split(": ", 1) for line in block.splitlines()
                           if not line.startswith(":"))
             if fields:
-                events.append({"id": int(fields["id"]), "event": fields["event"],
-                               "data": json.loads(fields["data"])})
-            if len(events) == count:
+                events.append({"id": int(fields["id"]) if "id" in fields else None,
+                               "event": fields["event"], "data": json.loads(fields["data"])})
+            if len(events) == count or (events and until and events[-1]["event"] == until):
                 return events
     return events
 
@@ -95,7 +96,8 @@ def test_idle_notice_stream_outlives_the_socket_timeout_with_the_production_hear
     from service.http import create_app
     from tests.service.conftest import Api
 
-    api = Api(create_app(Config(redis_url=redis_url, workers_enabled=False, **unlimited.CONFIG)))
+    api = Api(create_app(Config(redis_url=redis_url, workers_enabled=False,
+                                **unlimited.CONFIG)))
     game_id, players = api.table("tally", 1, {"target": 100})
     version = api.get(game_id)["version"]
     response = api.client.get("/v1/me/events/stream", headers=players[0], buffered=False)
@@ -108,3 +110,20 @@ def test_idle_notice_stream_outlives_the_socket_timeout_with_the_production_hear
         assert b"event: your_turn\n" in next(chunks)
     finally:
         response.close()
+
+
+def test_with_views_a_seat_learns_of_the_others_move_and_its_new_choices(api):
+    game_id, players = api.table("loot", 2)
+    seat = int(sorted(api.get(game_id)["pending"])[0])
+    other = players[1 - seat]
+    response = api.client.get(f"/v1/games/{game_id}/events/stream?views=true", headers=other,
+                              buffered=False)
+    mine = api.get(game_id, players[seat])
+    api.client.post(f"/v1/games/{game_id}/commands", headers=players[seat],
+                    json=mine["legal_commands"][0])
+    events = _read_events(response, 12, until="game")
+    response.close()
+    picture = events[-1]
+    assert picture["event"] == "game" and picture["id"] is None
+    assert picture["data"] == api.get(game_id, other)
+    assert picture["data"]["version"] == max(e["id"] for e in events[:-1])

@@ -19,7 +19,8 @@ from workers.scheduling import Due, job_id
 from workers.sweeper import Sweeper
 
 
-def _clocked_game(service, seconds: int = 30) -> tuple[str, Due]:
+def _clocked_game(service, seconds: int = 15) -> tuple[str, Due]:
+    # 15 s: short enough that no clock warning is scheduled before the clock itself.
     game_id = service.create_game("ann", "tally", {"target": 100, "turn_seconds": seconds,
                                                    "max_timeouts": 100}, [{"kind": "human"}])
     service.start(game_id, "ann")

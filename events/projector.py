@@ -181,7 +181,8 @@ def _apply_platform(data: dict[str, Any], kind: str, payload: dict[str, Any],
                     rules_version=payload.get("rules_version"), created_at=event.at,
                     seats=[{"kind": s["kind"], "level": s.get("level"), "player": None,
                             "bot": s.get("level") if s["kind"] == "bot" else None,
-                            "timeouts": 0} for s in payload["seats"]])
+                            "think_ms": s.get("think_ms"), "timeouts": 0}
+                           for s in payload["seats"]])
         data["state"] = None
     elif kind == "seat_joined":
         data["seats"][payload["seat"]]["player"] = payload["player"]

@@ -12,7 +12,9 @@ _MODULES = {
     "loot": "games.loot",
     "maskmen": "games.maskmen",
     "faker_blue": "games.faker_blue",
+    "magblast": "games.magblast",
     "tally": "games.tally",
+    "wotr": "games.wotr",
 }
 
 # Games kept for tests and benchmarks: registered, but not offered in the catalog.

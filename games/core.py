@@ -45,6 +45,7 @@ Viewer = int | str
 
 SPECTATOR = "spectator"
 AUDITOR = "auditor"
+DEFAULT_THINK_MS = 250  # an expert bot's think time per decision, a seat option (issue 12)
 
 T = TypeVar("T")
 
@@ -62,6 +63,24 @@ class Event:
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Event:
         return cls(raw["type"], raw.get("data") or {})
+
+
+@dataclass(frozen=True)
+class Seen:
+    """Everything a seat may know when it decides, exactly what a human there is shown: its
+    ``view``, its ``legal`` commands and its game log as ``redact`` shows it to that seat
+    (oldest first, moves taken back left out). ``think_ms`` is the seat's think-time option;
+    ``live`` is set by the worker: a searching bot may then also stop at a wall-clock cap."""
+
+    seat: Seat
+    view: dict[str, Any]
+    legal: list[Command]
+    events: tuple[Event, ...] = ()
+    think_ms: int = DEFAULT_THINK_MS
+    live: bool = False
+
+
+Bot = Callable[[Seen, "Rng"], Command]
 
 
 class Rejected(Exception):
@@ -275,13 +294,51 @@ class Game:
         """The checks the rules made for ``command``, in words (for disputes)."""
         return [f"It was seat {seat}'s decision and {command.get('type')} was allowed then."]
 
-    def bot(self, level: str) -> Callable[[dict[str, Any], list[Command], Rng], Command]:
-        """A bot of ``level``: a function of (the seat's view, its legal commands, rng)."""
+    def bot(self, level: str) -> Bot:
+        """A bot of ``level``: a function of (what its seat has seen, rng).
+
+        ``random`` and ``expert`` come from the kernel: the expert searches over the game's
+        ``sample_state`` hook, so a game offers it by implementing that hook alone.
+        """
         if level == "random":
             return random_bot
+        if level == "expert" and level in self.bot_levels:
+            from games.expert import Expert  # the search imports the kernel
+
+            return Expert(self)
         raise KeyError(level)
 
     bot_levels: tuple[str, ...] = ("random",)
+
+    def sample_state(self, seen: Seen, rng: Rng) -> State:
+        """A whole state consistent with what ``seen`` shows (the expert's hook).
+
+        It must read ``seen`` alone, never the true state: the hidden cards are drawn with
+        ``rng`` from those the seat cannot place, so the expert decides on its information set.
+        """
+        raise NotImplementedError(f"{self.title} has no expert bot")
+
+    def seen(self, state: State, seat: Seat, log: Iterable[Event] = (),
+             think_ms: int = DEFAULT_THINK_MS, live: bool = False) -> Seen:
+        """What ``seat`` may know now: its view, its legal commands, and the game events of
+        ``log`` as ``redact`` shows them to it (a hidden one keeps only its type)."""
+        events = tuple(shown if (shown := self.redact(event, seat)) is not None
+                       else Event(event.type) for event in log)
+        return Seen(seat, self.view(state, seat), self.legal_commands(state, seat), events,
+                    think_ms, live)
+
+    def copy_state(self, state: State) -> State:
+        """A copy of ``state`` that ``evolve`` may mutate (games may do it faster)."""
+        return copy.deepcopy(state)
+
+    def evaluate(self, state: State, seat: Seat) -> float:
+        """How good ``state`` is for ``seat``, in [0, 1]: its share of the win once the game
+        is over. A game may override it to score a state a playout stops short of the end."""
+        result = self.result(state)
+        if result is None:
+            return 0.5
+        winners = result.get("winners", [])
+        return 1.0 / len(winners) if seat in winners else 0.0
 
     # --- helpers ------------------------------------------------------------------------------
 
@@ -319,9 +376,9 @@ def ids_in(data: Any) -> set[str]:
     return found
 
 
-def random_bot(view: dict[str, Any], legal: list[Command], rng: Rng) -> Command:
+def random_bot(seen: Seen, rng: Rng) -> Command:
     """The ``random`` level: uniform over the legal commands."""
-    return legal[rng.below(len(legal))]
+    return seen.legal[rng.below(len(seen.legal))]
 
 
 def ensure(condition: bool, code: str, message: str, **details: Any) -> None:

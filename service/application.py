@@ -34,7 +34,17 @@ from events.store import (
     VersionConflict,
 )
 from games import REGISTRY, UNLISTED
-from games.core import AUDITOR, SPECTATOR, Command, Event, Game, Rejected, Rng, Viewer
+from games.core import (
+    AUDITOR,
+    DEFAULT_THINK_MS,
+    SPECTATOR,
+    Command,
+    Event,
+    Game,
+    Rejected,
+    Rng,
+    Viewer,
+)
 from service import metrics
 from service.catalog import catalog
 from service.errors import (
@@ -252,7 +262,8 @@ class GameService(HistoryMixin):
                              details={"rule": exc.code, **exc.details}) from None
         game_id = new_game_id()
         seed = self.seed_factory()
-        seats_out = [{"kind": s["kind"], **({"level": s["level"]} if s["kind"] == "bot" else {})}
+        seats_out = [{"kind": s["kind"], **({"level": s["level"]} if s["kind"] == "bot" else {}),
+                      **({"think_ms": s["think_ms"]} if s.get("think_ms") else {})}
                      for s in seats]
         self.store.create(game_id, {"game": game_name, "created_by": player_id}, seed)
         events = [NewEvent("game_created", {
@@ -415,8 +426,9 @@ class GameService(HistoryMixin):
     def bot_move(self, game_id: str, seat: int, since: int, retries: int = 5) -> Outcome | None:
         """Play a bot seat's decision opened at ``since``; None when it is no longer pending.
 
-        The bot sees only the seat's view and legal commands, exactly as a human there would,
-        and its command id is derived from (game, seat, since), so a job run twice acts once.
+        The bot sees only what a human in the seat would: its view, legal commands and (for
+        a bot that reads it) its redacted log. Its command id is derived from (game, seat,
+        since), so a job run twice acts once.
         """
         command_id = machine_command_id("bot", game_id, seat, since)
 
@@ -428,9 +440,11 @@ class GameService(HistoryMixin):
                 return None  # no_longer_pending: the seat already acted or is human again
             game = projection.game
             with metrics.MOVE_SECONDS.labels("bot").time():
-                legal = game.legal_commands(projection.state, seat)
-                command = game.bot(level)(game.view(projection.state, seat), legal,
-                                          Rng(command_id))
+                play = game.bot(level)
+                events = self.game_log(game_id) if getattr(play, "reads_log", False) else ()
+                think_ms = projection.seats[seat].get("think_ms") or DEFAULT_THINK_MS
+                seen = game.seen(projection.state, seat, events, think_ms, live=True)
+                command = play(seen, Rng(command_id))
                 try:
                     outcome = self.act(game_id, seat, command, projection.version, command_id,
                                        projection=projection)
@@ -475,6 +489,17 @@ class GameService(HistoryMixin):
             return outcome
 
         return self._once(game_id, command_id, attempt, retries)
+
+    def game_log(self, game_id: str) -> list[Event]:
+        """The game's own events in force now, oldest first: a takeback (``rewound``) drops
+        the events it undid; platform events are left out. Unredacted: callers redact."""
+        kept: list[tuple[int, Event]] = []
+        for stored in self.store.read(game_id):
+            if stored.type == "rewound":
+                kept = [(v, e) for v, e in kept if v <= stored.data["to_version"]]
+            elif not is_platform_event(stored.type):
+                kept.append((stored.version, Event(stored.type, stored.data)))
+        return [event for _, event in kept]
 
     def _once(self, game_id: str, command_id: str,
               attempt: Callable[[Projection], Outcome | None], retries: int) -> Outcome | None:

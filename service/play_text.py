@@ -48,6 +48,12 @@ def words(identifier: str) -> str:
 def describe_card(game_name: str, card: Any) -> str:
     """A card id as a player would name it (Loot's ids carry their meaning)."""
     text = str(card)
+    if game_name == "wotr":
+        from games.wotr.data import CARDS
+        if text in CARDS:
+            found = CARDS[text]
+            return f"{found.event} ({found.title}, initiative {found.initiative})"
+        return text
     if game_name == "loot":
         if match := re.fullmatch(r"M(\d+)[a-z]?", text):
             return f"{text} (merchant, {match[1]} gold)"
@@ -152,6 +158,15 @@ def faker_blue_page(view: dict[str, Any], who: list[str], name: str) -> list[str
     return lines
 
 
+def wotr_page(view: dict[str, Any], who: list[str], name: str) -> list[str]:
+    """War of the Ring: the view's own summary (round, dice, VP, battle, hand, every army)."""
+    lines = [line for line in view.get("summary") or [] if not line.startswith("hand:")]
+    if view.get("hand") is not None:
+        lines.insert(2, "Your hand: " + ("; ".join(describe_card(name, c) for c in view["hand"])
+                                         or "no cards"))
+    return lines
+
+
 def generic_page(view: dict[str, Any], who: list[str], name: str) -> list[str]:
     """Any view as an indented table: scalars on one line, short lists inline."""
     lines: list[str] = []
@@ -193,7 +208,8 @@ def _compact(value: Any, who: list[str], name: str, limit: int = 160) -> str:
 
 
 PAGES: dict[str, Callable[[dict[str, Any], list[str], str], list[str]]] = {
-    "loot": loot_page, "maskmen": maskmen_page, "faker_blue": faker_blue_page}
+    "loot": loot_page, "maskmen": maskmen_page, "faker_blue": faker_blue_page,
+    "wotr": wotr_page}
 
 
 # --- what happened, and what you may do ---------------------------------------------------------

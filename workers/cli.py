@@ -7,6 +7,8 @@ from typing import Any
 
 import click
 
+from games.core import DEFAULT_THINK_MS
+
 # Names only: importing workers.runner would load rq and redis into every `tablestream`
 # command, and `audit verify` must run offline with neither.
 WORKER_CLASS_NAMES = ("fork", "simple")
@@ -41,8 +43,11 @@ def worker(scheduler: bool, burst: bool, workers: int, worker_class: str, queue:
               help="move the levels one seat on each game, so position does not bias win rates")
 @click.option("--options", "options_json", default="{}", show_default=True,
               help='the game\'s options as JSON, e.g. \'{"team_play": true}\' (see the catalog)')
+@click.option("--think-ms", type=click.IntRange(1, 60_000), default=DEFAULT_THINK_MS,
+              show_default=True, help="an expert seat's think time per decision (sets its "
+              "playout budget, so a run replays exactly)")
 def selfplay(game: str, count: int, seats: str, seed: str, rotate: bool,
-             options_json: str) -> None:
+             options_json: str, think_ms: int) -> None:
     """Play whole games between bots in-process (rules only) and print win rates and games/s."""
     from games import REGISTRY
     from workers.selfplay import format_report
@@ -60,7 +65,8 @@ def selfplay(game: str, count: int, seats: str, seed: str, rotate: bool,
         raise click.BadParameter(f"unknown levels {unknown}; {rules.title} has "
                                  f"{', '.join(rules.bot_levels)}", param_hint="--seats")
     options = _game_options(rules, options_json)
-    click.echo(format_report(play(game, count, levels, options, seed=seed, rotate=rotate)))
+    click.echo(format_report(play(game, count, levels, options, seed=seed, rotate=rotate,
+                                  think_ms=think_ms)))
 
 
 def _game_options(rules: Any, options_json: str) -> dict[str, Any]:

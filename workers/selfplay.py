@@ -1,6 +1,7 @@
 """Self-play: whole games between bot levels, in process, with the rules alone (no Redis).
 
-Each bot is handed exactly what the worker hands it: the seat's ``view`` and its legal commands.
+Each bot is handed exactly what the worker hands it (``Game.seen``): the seat's view, its legal
+commands and, for a bot that reads it, the game log redacted for the seat.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import get_game
-from games.core import Game, Rng
+from games.core import DEFAULT_THINK_MS, Event, Game, Rng
 
 MAX_STEPS = 100_000
 
@@ -59,10 +60,12 @@ def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float
 
 
 def play_one(game: Game, levels: list[str], seed: str, options: dict[str, Any] | None = None,
-             max_steps: int = MAX_STEPS) -> tuple[dict[str, Any] | None, int]:
+             max_steps: int = MAX_STEPS, think_ms: int = DEFAULT_THINK_MS
+             ) -> tuple[dict[str, Any] | None, int]:
     """Play one game with ``levels[i]`` in seat ``i``; its result (None if unfinished), steps."""
     loaded = game.load_options(options)
-    state = game.fold(game.setup(len(levels), loaded, Rng.for_version(seed, 0)))
+    log: list[Event] = game.setup(len(levels), loaded, Rng.for_version(seed, 0))
+    state = game.fold(log)
     bots = [game.bot(level) for level in levels]
     chooser = Rng(seed + ":seats")
     position = 1
@@ -73,17 +76,21 @@ def play_one(game: Game, levels: list[str], seed: str, options: dict[str, Any] |
         # In a reaction window any pending seat may answer first: pick one at random.
         seats = sorted(pending)
         seat = seats[chooser.below(len(seats))] if len(seats) > 1 else seats[0]
-        legal = game.legal_commands(state, seat)
-        command = bots[seat](game.view(state, seat), legal, Rng(f"{seed}:bot:{step}"))
+        reads_log = getattr(bots[seat], "reads_log", False)
+        seen = game.seen(state, seat, log if reads_log else (), think_ms)
+        command = bots[seat](seen, Rng(f"{seed}:bot:{step}"))
         events = game.decide(state, command, seat, Rng.for_version(seed, position))
         state = game.fold(events, state)  # we own state, and decide never mutates it
+        log += events
         position += len(events)
     return None, max_steps
 
 
 def selfplay(game_name: str, games: int, levels: list[str], options: dict[str, Any] | None = None,
-             seed: str = "selfplay", rotate: bool = True) -> SelfPlayReport:
-    """Play ``games`` games; with ``rotate`` the levels move one seat on each game."""
+             seed: str = "selfplay", rotate: bool = True,
+             think_ms: int = DEFAULT_THINK_MS) -> SelfPlayReport:
+    """Play ``games`` games; with ``rotate`` the levels move one seat on each game.
+    ``think_ms`` is every expert seat's think time (its playout budget)."""
     game = get_game(game_name)
     for level in set(levels):
         game.bot(level)  # unknown levels fail before any game is played
@@ -93,7 +100,7 @@ def selfplay(game_name: str, games: int, levels: list[str], options: dict[str, A
     for index in range(games):
         shift = index % len(levels) if rotate else 0
         seated = levels[shift:] + levels[:shift]
-        result, steps = play_one(game, seated, f"{seed}:{index}", options)
+        result, steps = play_one(game, seated, f"{seed}:{index}", options, think_ms=think_ms)
         report.games += 1
         report.steps += steps
         for level in seated:

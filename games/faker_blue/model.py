@@ -13,9 +13,10 @@ the attack; defences follow) and the hits: one effect aimed at one player. A Wiz
 hit aimed at the player it names, with the Wizard's user as beneficiary (``source``)::
 
     {attacker, declared, target,
-     cards: [{slot, owner, card, declared, hit, redirect, challenger, truthful}],
+     cards: [{slot, owner, card, declared, hit, redirect, challenger, truthful,
+              declined: [seats that declined to challenge it]}],
      hits: [{id, target, source, parent, defence, declined}],
-     defence_open: bool, passed: [seats done challenging since the last change]}
+     defence_open: bool, passed: [rules version 1 only: seats done challenging]}
 """
 
 from __future__ import annotations
@@ -116,6 +117,7 @@ def clone(state: State) -> State:
     out["known"] = {seat: list(cards) for seat, cards in state["known"].items()}
     play = state["play"]
     if play is not None:
-        out["play"] = {**play, "cards": [dict(c) for c in play["cards"]],
+        out["play"] = {**play, "cards": [{**c, "declined": list(c.get("declined", ()))}
+                                         for c in play["cards"]],
                        "hits": [dict(h) for h in play["hits"]], "passed": list(play["passed"])}
     return out

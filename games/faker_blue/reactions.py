@@ -5,14 +5,15 @@ any seat still has a decision:
 
 - a *defence decision* for every player with a card who has an open hit aimed at them (several
   at once against an area attack; a Wizard's new target gets one too, SEED Q&A 6);
-- a *challenge decision* for every living seat that has not passed since the last change and may
-  challenge some face-down card it does not own.
+- a *challenge decision* for one seat at a time (SEED Q&A 7: "1명씩 차례대로 의심을 진행하여야
+  합니다"): the lowest face-down card not yet challenged is offered to the living seats in turn,
+  starting left of the card's player and going clockwise; a seat that declines is not asked again
+  about that card. So over a network no challenge is a click race.
 
-Seats answer independently and in any order; commands arrive one at a time, so challenges are
-resolved one at a time (Q&A 7). A new face-down card or a reveal starts a fresh round of
-challenge decisions (§5.3: "loop until a full pass adds no challenge"). Challenging the attack
-card first lets every open defence decision be answered, then reveals it, which closes defences
-(SEED, 의심 단계).
+Defence decisions are independent and may be answered in any order. Challenging the attack card
+first lets every open defence decision be answered, then reveals it, which closes defences
+(SEED, 의심 단계). The card of a player knocked out mid-challenge is no longer offered: it goes
+to the hidden pile unrevealed (SEED, 카드 적용 단계 4: "탈락한 플레이어의 카드는 공개되지 않고").
 """
 
 from __future__ import annotations
@@ -93,13 +94,31 @@ def awaiting_reveal(play: dict[str, Any]) -> bool:
     return attack["challenger"] is not None and attack["truthful"] is None
 
 
-def challengeable(state: State, seat: Seat) -> list[int]:
-    """The slots ``seat`` may challenge now (empty once it passed, until something changes)."""
+def challenge_turn(state: State) -> tuple[Seat, int] | None:
+    """(seat, slot): who is asked now, about which card; None when nobody is (Q&A 7).
+
+    Cards are offered lowest slot first; each to the living seats clockwise from the left of
+    its player, skipping those who declined it. A card whose player is out is never offered.
+    """
     play = state["play"]
-    if (play is None or awaiting_reveal(play) or not state["alive"][seat]
-            or seat in play["passed"]):
-        return []
-    return [c["slot"] for c in play["cards"] if c["challenger"] is None and c["owner"] != seat]
+    if play is None or awaiting_reveal(play):
+        return None
+    n, alive = state["seats"], state["alive"]
+    for card in play["cards"]:
+        if card["challenger"] is not None or not alive[card["owner"]]:
+            continue
+        declined = card.get("declined", ())
+        for step in range(1, n):
+            seat = (card["owner"] + step) % n
+            if alive[seat] and seat not in declined:
+                return seat, card["slot"]
+    return None
+
+
+def challengeable(state: State, seat: Seat) -> list[int]:
+    """The slots ``seat`` may challenge now: the one it is asked about, if it is asked."""
+    turn = challenge_turn(state)
+    return [turn[1]] if turn is not None and turn[0] == seat else []
 
 
 def prompts(state: State) -> dict[Seat, Prompt]:
@@ -111,10 +130,7 @@ def prompts(state: State) -> dict[Seat, Prompt]:
         return {}
     defences = open_defences(state)
     name = KINDS[play["declared"]].name
-    # the same test as challengeable(), once for all seats (this runs on every command)
-    owners = set() if awaiting_reveal(play) else {
-        c["owner"] for c in play["cards"] if c["challenger"] is None}
-    passed = set(play["passed"])
+    asked = challenge_turn(state)
     out = {}
     for seat in range(state["seats"]):
         kinds: tuple[str, ...] = ()
@@ -122,9 +138,11 @@ def prompts(state: State) -> dict[Seat, Prompt]:
         if seat in defences:
             kinds += (DEFEND, NO_DEFENCE)
             label = f"defend against {name}?"
-        if (owners - {seat}) and state["alive"][seat] and seat not in passed:
+        if asked is not None and asked[0] == seat:
+            card = play["cards"][asked[1]]
             kinds += (CHALLENGE, NO_CHALLENGE)
-            label = label or "challenge a face-down card?"
+            label = label or (f"challenge seat {card['owner']}'s "
+                              f"{KINDS[card['declared']].name}?")
         if kinds:
             out[seat] = Prompt(kinds, "reaction", label)
     return out
@@ -169,7 +187,14 @@ def challenge(draft: Draft, seat: Seat, slot: int) -> None:
     ensure(cards[slot]["challenger"] is None, "already_challenged",
            "That card has already been challenged.", slot=slot)
     ensure(cards[slot]["owner"] != seat, "own_card", "You cannot challenge your own card.")
-    ensure(slot in challengeable(state, seat), "cannot_challenge", "You cannot challenge now.")
+    ensure(state["alive"][cards[slot]["owner"]], "owner_eliminated",
+           "That card's player is out: their card is not revealed (SEED, 카드 적용 단계 4).",
+           slot=slot)
+    turn = challenge_turn(state)
+    ensure(turn is not None and turn[0] == seat, "not_asked",
+           "Challenges go one at a time in turn order (Q&A 7); you are not asked now.")
+    ensure(turn[1] == slot, "not_asked_about_card",
+           "You are asked about another card now (Q&A 7).", slot=slot, asked=turn[1])
     draft.emit(CHALLENGE_MADE, seat=seat, slot=slot)
     # SEED: "when the attack card is challenged, first ask whether anyone will still defend".
     if slot != 0 or not open_defences(draft.state):
@@ -177,9 +202,11 @@ def challenge(draft: Draft, seat: Seat, slot: int) -> None:
 
 
 def pass_challenges(draft: Draft, seat: Seat) -> None:
-    """No (further) challenge from this seat until something new is on the table."""
-    ensure(bool(challengeable(draft.state, seat)), "cannot_challenge", "You cannot challenge now.")
-    draft.emit(CHALLENGE_PASSED, seat=seat)
+    """This seat declines the card it is asked about; it is not asked about that card again."""
+    turn = challenge_turn(draft.state)
+    ensure(turn is not None and turn[0] == seat, "not_asked",
+           "Challenges go one at a time in turn order (Q&A 7); you are not asked now.")
+    draft.emit(CHALLENGE_PASSED, seat=seat, slot=turn[1])
 
 
 # --- outcomes -----------------------------------------------------------------------------------

@@ -11,12 +11,25 @@ command also applies the result, refills, checks the end and starts the next tur
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
 from typing import Any
 
-from games.core import Command, Event, Game, Prompt, Rejected, Rng, Seat, State, Viewer, ensure
+from games.core import (
+    Bot,
+    Command,
+    Event,
+    Game,
+    Prompt,
+    Rejected,
+    Rng,
+    Seat,
+    Seen,
+    State,
+    Viewer,
+    ensure,
+)
 from games.faker_blue import reactions, views
-from games.faker_blue.bot import basic_bot
+from games.faker_blue.bot import basic_bot, sample_state
 from games.faker_blue.data import (
     AMOUNTS,
     ATTACK_KINDS,
@@ -55,6 +68,7 @@ from games.faker_blue.model import (
     TURN_STARTED,
     USE,
     FakerBlueOptions,
+    clone,
 )
 from games.faker_blue.reactions import Draft, from_first
 
@@ -93,14 +107,17 @@ class FakerBlue(Game):
     title = "Faker Blue"
     min_seats = 2
     max_seats = 4
-    rules_version = "1"
+    # 2: challenges are offered one seat at a time (Q&A 7); a v1 log does not re-run under v2.
+    rules_version = "2"
     spec = "shared/rules/fakerblue.md"
     options = FakerBlueOptions
     commands = COMMANDS
     # Each reveals hidden cards or a random outcome to someone.
     undo_barriers = frozenset({GAME_STARTED, CARDS_DEALT, CARD_DRAWN, CARD_REVEALED,
                                CARD_INSPECTED})
-    bot_levels = ("random", "basic")
+    bot_levels = ("random", "basic", "expert")
+    playouts_per_ms = 0.3  # the expert's budget (games/expert.py; bench/expert_bot.py)
+    horizon = 24  # playout decisions before evaluate() scores the health standing
 
     # --- setup and evolve ---------------------------------------------------------------------
 
@@ -167,7 +184,11 @@ class FakerBlue(Game):
         elif kind == DEFENCE_DECLINED:
             state["play"]["hits"][data["hit"]]["declined"] = True
         elif kind == CHALLENGE_PASSED:
-            state["play"]["passed"].append(data["seat"])
+            if "slot" in data:  # Q&A 7: declined that one card
+                state["play"]["cards"][data["slot"]].setdefault("declined", []).append(
+                    data["seat"])
+            else:  # rules version 1 logs: a pass covered every card until something changed
+                state["play"]["passed"].append(data["seat"])
         elif kind == CHALLENGE_MADE:
             state["play"]["cards"][data["slot"]]["challenger"] = data["seat"]
         elif kind == CARD_REVEALED:
@@ -199,6 +220,7 @@ class FakerBlue(Game):
             state["play"] = None
         elif kind == GAME_ENDED:
             state["result"] = {k: data[k] for k in ("reason", "winners", "scores", "ranking")}
+            state["result"]["tiebreak"] = list(data.get("tiebreak", []))  # shown hands
             state["step"] = "over"
             state["play"] = None
         return state
@@ -206,7 +228,7 @@ class FakerBlue(Game):
     @staticmethod
     def _slot(slot: int, owner: Seat, card: str, declared: str) -> dict[str, Any]:
         return {"slot": slot, "owner": owner, "card": card, "declared": declared, "hit": None,
-                "redirect": None, "challenger": None, "truthful": None}
+                "redirect": None, "challenger": None, "truthful": None, "declined": []}
 
     # --- decide -------------------------------------------------------------------------------
 
@@ -286,12 +308,18 @@ class FakerBlue(Game):
                 groups[-1].append(seat)
             else:
                 groups.append([seat])
+        # SEED, 게임의 종료 2: a health tie is settled by the cards in hand, so those hands are
+        # shown: every living player whose health another living player shares.
+        tied = [s for s in living
+                if sum(state["health"][o] == state["health"][s] for o in living) > 1]
+        tiebreak = [{"seat": s, "health": state["health"][s], "hand": list(state["hands"][s]),
+                     "value": hand_value(state, s)} for s in sorted(tied)]
         groups += [sorted(group) for group in reversed(state["out"])]
         # Nobody left standing (not reachable with the default table): the last to fall share it.
         winners = groups[0] if groups else []
         draft.emit(GAME_ENDED, reason=reason, winners=sorted(winners),
                    scores={str(s): state["health"][s] for s in range(state["seats"])},
-                   ranking=[sorted(g) for g in groups])
+                   ranking=[sorted(g) for g in groups], tiebreak=tiebreak)
 
     # --- who acts, with what ------------------------------------------------------------------
 
@@ -399,7 +427,22 @@ class FakerBlue(Game):
     def seats_in_play(self, state: State) -> int:
         return state.get("seats", 0)
 
-    def bot(self, level: str) -> Callable[[dict[str, Any], list[Command], Rng], Command]:
+    def sample_state(self, seen: Seen, rng: Rng) -> State:
+        return sample_state(seen, rng)
+
+    def copy_state(self, state: State) -> State:
+        return clone(state)
+
+    def evaluate(self, state: State, seat: Seat) -> float:
+        """The win share once over; before that, the seat's health against the best rival's
+        (fakerblue.md: the most health wins when the draw pile runs out)."""
+        if state["result"] is not None or not state["alive"][seat]:
+            return super().evaluate(state, seat) if state["result"] is not None else 0.0
+        rival = max((state["health"][s] for s in range(state["seats"])
+                     if s != seat and state["alive"][s]), default=0)
+        return 0.5 + 0.5 * math.tanh((state["health"][seat] - rival) / 3)
+
+    def bot(self, level: str) -> Bot:
         if level == "basic":
             return basic_bot
         return super().bot(level)

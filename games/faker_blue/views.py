@@ -89,6 +89,9 @@ def secrets(state: State, viewer: Viewer) -> set[str]:
         out.update(c["card"] for c in state["play"]["cards"]
                    if c["truthful"] is None and c["owner"] != seat)
     out.difference_update(p["card"] for p in _peeked(state, seat))
+    if state["result"] is not None:  # hands compared on a health tie are shown to all
+        for shown in state["result"].get("tiebreak", ()):
+            out.difference_update(shown["hand"])
     return out
 
 

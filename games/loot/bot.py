@@ -1,24 +1,24 @@
 """Loot bot levels: ``random`` (uniform over the legal commands) and ``basic`` (a greedy one-move
-heuristic). Bots see only the seat's view and its legal commands, never the state."""
+heuristic). Bots see only what their seat has seen (``Seen``: its view, legal commands and
+redacted log), never the state; ``expert`` is the kernel's search over ``rules.sample_state``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from games.core import Command, Rng, random_bot
-from games.loot.data import ADMIRAL, CAPTAIN, GOLD, KIND, MERCHANT, PIRATE, SKULLS
+from games.core import Bot, Command, Rng, Seen
+from games.loot.data import ADMIRAL, CAPTAIN, DECK_IDS, GOLD, KIND, MERCHANT, PIRATE, SKULLS
 from games.loot.model import (
     DISCARD,
+    DISCARD_TAKEN,
     DRAW,
+    MERCHANT_CAPTURED,
     PLAY_ADMIRAL,
     PLAY_CAPTAIN,
     PLAY_MERCHANT,
     PLAY_PIRATE,
     TAKE_DISCARD,
 )
-
-Bot = Callable[[dict[str, Any], list[Command], Rng], Command]
 
 _TRUMP_COST = 3.5  # a captain or the admiral is worth keeping for a rich ship
 _KEEP = {MERCHANT: 0.0, PIRATE: 1.0, CAPTAIN: 6.0, ADMIRAL: 6.0}
@@ -59,8 +59,9 @@ def _battle_score(view: dict[str, Any], command: Command, side: int) -> float:
     return 2.0 + swing - cost
 
 
-def basic(view: dict[str, Any], legal: list[Command], rng: Rng) -> Command:
+def basic(seen: Seen, rng: Rng) -> Command:
     """Greedy: grab or defend the richest ship cheaply, play merchants when safe, else draw."""
+    view, legal = seen.view, seen.legal
     side = view["side_of"][view["viewer"]]
     deck = view["deck_count"]
     hand = view["hand"] or []
@@ -92,5 +93,57 @@ def basic(view: dict[str, Any], legal: list[Command], rng: Rng) -> Command:
 
 
 def level(name: str) -> Bot:
-    """The bot function of level ``name`` (KeyError for an unknown level)."""
-    return {"random": random_bot, "basic": basic}[name]
+    """The game's own bot of level ``name`` (KeyError for one the kernel provides)."""
+    return {"basic": basic}[name]
+
+
+# --- the expert's hook: a world consistent with what the seat has seen ---------------------------
+
+def sample_state(seen: Seen, rng: Rng) -> dict[str, Any]:
+    """A whole state drawn from the seat's information set: its view, plus what its log shows
+    of the others (the merchants each one captured, cards taken from the discard pile and not
+    played since); every card it cannot place is dealt at random to the others' hands and the
+    draw pile."""
+    view, me = seen.view, seen.seat
+    n, sides = view["seats"], view["sides"]
+    won: list[list[str]] = [[] for _ in range(n)]
+    taken: dict[int, list[str]] = {}
+    for event in seen.events:
+        if event.type == MERCHANT_CAPTURED:
+            won[event.data["seat"]].append(event.data["merchant"])
+        elif event.type == DISCARD_TAKEN and event.data["seat"] != me:
+            taken.setdefault(event.data["seat"], []).append(event.data["card"])
+    won[me] = list(view["won"])
+    ships = []
+    public = set(view["discard"]) | {c for w in won for c in w}
+    for ship in view["ships"]:
+        anchor: list[int | None] = [None] * sides
+        anchor[ship["owner"] % sides] = ship["owner"]
+        for seat, card in ship["plays"]:
+            if anchor[seat % sides] is None:
+                anchor[seat % sides] = seat
+            public.add(card)
+        public.add(ship["merchant"])
+        ships.append({"m": ship["merchant"], "owner": ship["owner"],
+                      "plays": [list(p) for p in ship["plays"]], "col": list(ship["colours"]),
+                      "str": list(ship["strengths"]), "anchor": anchor, "trump": ship["trump"]})
+    known = public | set(view["hand"])
+    pool = rng.shuffled([c for c in DECK_IDS if c not in known])
+    hands: list[list[str]] = []
+    for seat, count in enumerate(view["hand_counts"]):
+        if seat == me:
+            hands.append(list(view["hand"]))
+            continue
+        hand = [c for c in taken.get(seat, []) if c not in known][:count]
+        for card in hand:
+            pool.remove(card)
+        while len(hand) < count:
+            hand.append(pool.pop())
+        hands.append(hand)
+    options = view["options"]
+    return {"n": n, "sides": sides, "teams": view["teams"],
+            "empty_deck_mode": options["empty_deck_mode"],
+            "team_capture": options["team_capture"],
+            "end_requires_play": options["end_requires_play"], "turn": view["turn"],
+            "hands": hands, "deck": pool, "discard": list(view["discard"]), "won": won,
+            "ships": ships, "over": view["over"]}

@@ -3,11 +3,12 @@ result, secrets, explain. Views and redaction live in views.py, the bot levels i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
 from typing import Any
 
 from games.core import (
     AUDITOR,
+    Bot,
     Command,
     Event,
     Game,
@@ -15,6 +16,7 @@ from games.core import (
     Rejected,
     Rng,
     Seat,
+    Seen,
     State,
     Viewer,
     ensure,
@@ -106,7 +108,9 @@ class Loot(Game):
     options = LootOptionsSchema
     commands = COMMANDS
     undo_barriers = frozenset({LOOT_STARTED, CARD_DRAWN})
-    bot_levels = ("random", "basic")
+    bot_levels = ("random", "basic", "expert")
+    playouts_per_ms = 0.15  # the expert's budget (games/expert.py; bench/expert_bot.py)
+    horizon = 30  # playout decisions before evaluate() scores the gold standing
 
     # --- setup and evolve ----------------------------------------------------------------------
 
@@ -410,8 +414,26 @@ class Loot(Game):
         lines.extend(f"Then: {e.type} {e.data}" for e in events[1:] if e.type != TURN_PASSED)
         return lines
 
-    def bot(self, level: str) -> Callable[[dict[str, Any], list[Command], Rng], Command]:
-        return bot.level(level)
+    def sample_state(self, seen: Seen, rng: Rng) -> State:
+        return bot.sample_state(seen, rng)
+
+    def evaluate(self, state: State, seat: Seat) -> float:
+        """The win share once over; before that, the seat's score (captured gold minus gold
+        in hand, loot.md §7) against the best rival side's."""
+        if state["over"]:
+            return super().evaluate(state, seat)
+        scores = seat_scores(state)
+        sides = state["sides"]
+        side = [sum(scores[s] for s in range(state["n"]) if s % sides == k)
+                for k in range(sides)]
+        mine = seat % sides
+        rival = max(v for k, v in enumerate(side) if k != mine)
+        return 0.5 + 0.5 * math.tanh((side[mine] - rival) / 8)
+
+    def bot(self, level: str) -> Bot:
+        if level == "basic":
+            return bot.level(level)
+        return super().bot(level)
 
 
 def _targets(state: State, seat: Seat, card: str) -> list[str]:

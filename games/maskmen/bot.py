@@ -1,14 +1,15 @@
 """Mask Men bots: ``random`` (the kernel's) and ``basic``, a hand-written heuristic.
 
-A bot sees only what a human in its seat sees (its view), the legal commands and an rng.
+A bot sees only what a human in its seat sees (``Seen``: its view, legal commands, redacted log)
+and an rng; ``expert`` is the kernel's search over ``rules.sample_state``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.core import Command, Rng
-from games.maskmen.data import DATA, wrestler_of
+from games.core import Command, Rng, Seen
+from games.maskmen.data import DATA, card_key, wrestler_of
 
 SHED = 10.0  # per card played: emptying the hand first is the goal (maskmen.md §7)
 WEAK = 2.0  # per rival known stronger: shed weak wrestlers while they can still be played
@@ -17,9 +18,10 @@ BREAK_SET = 8.0  # splitting a set of 3: it could lead, or answer any 3-card pla
 SINGLETON = 3.0  # leaving a lone card, which only ever sheds one at a time
 
 
-def basic_bot(view: dict[str, Any], legal: list[Command], rng: Rng) -> Command:
+def basic_bot(seen: Seen, rng: Rng) -> Command:
     """Shed weak wrestlers early, keep the sets that proofs let play as 3, and give up rather
     than spend them on a small follow (maskmen.md §5)."""
+    view, legal = seen.view, seen.legal
     plays = [c for c in legal if c["type"] == "play"]
     give_up = next((c for c in legal if c["type"] == "give_up"), None)
     if not plays:
@@ -36,8 +38,7 @@ def basic_bot(view: dict[str, Any], legal: list[Command], rng: Rng) -> Command:
 
 
 def _score(play: Command, held: dict[str, int], beats: dict[str, list[str]], size: int) -> float:
-    v = wrestler_of(play["cards"][0])
-    k = len(play["cards"])
+    v, k = play["wrestler"], play["count"]
     if k == size:
         return 1000.0  # going out
     left = held[v] - k
@@ -48,3 +49,50 @@ def _score(play: Command, held: dict[str, int], beats: dict[str, list[str]], siz
     if left == 1:
         score -= SINGLETON
     return score
+
+
+# --- the expert's hook: a world consistent with what the seat has seen ---------------------------
+
+def sample_state(seen: Seen, rng: Rng) -> dict[str, Any]:
+    """A whole state drawn from the seat's information set (its view only: a played card is
+    public as its wrestler, so each played copy is given an id the seat does not hold; every
+    other card it does not hold is dealt at random to the others' hands and the set-aside)."""
+    view, me = seen.view, seen.seat
+    held = set(view["hand"] or ())
+    spare: dict[str, list[str]] = {}
+    for card in rng.shuffled(DATA.deck(view["edition"])):
+        if card not in held:
+            spare.setdefault(wrestler_of(card), []).append(card)
+
+    def take(wrestler: str) -> str:
+        return spare[wrestler].pop()
+
+    rnd = view["round"]
+    played = [take(w) for w in view["played"]]
+    tail = len(played) - sum(len(p["cards"]) for p in rnd["plays"])
+    plays = []
+    for p in rnd["plays"]:  # the round's cards are the last ones on the played pile
+        plays.append({**p, "cards": played[tail:tail + len(p["cards"])]})
+        tail += len(p["cards"])
+    pool = rng.shuffled([c for cards in spare.values() for c in cards])
+    hands = []
+    for seat, count in enumerate(view["hand_counts"]):
+        if seat == me:
+            hands.append(list(view["hand"]))
+        else:
+            hands.append(sorted((pool.pop() for _ in range(count)), key=card_key))
+    knowledge = view["knowledge"]
+    return {
+        "seats": view["seats"], "edition": view["edition"], "seasons": view["seasons"],
+        "wins_needed": view["wins_needed"], "season": view["season"], "hands": hands,
+        "set_aside": sorted(pool, key=card_key), "played": played,
+        "debuted": list(knowledge["debuted"]), "proofs": [list(p) for p in knowledge["proofs"]],
+        "beats": {w: list(b) for w, b in knowledge["beats"].items()},
+        "round": {"number": rnd["number"], "leader": rnd["leader"],
+                  "current": dict(rnd["current"]) if rnd["current"] else None,
+                  "plays": plays, "given_up": list(rnd["given_up"])},
+        "turn": view["turn"], "out": list(view["out"]), "scores": list(view["scores"]),
+        "season_wins": list(view["season_wins"]),
+        "history": [{**h, "points": list(h["points"])} for h in view["history"]],
+        "result": view["result"],
+    }

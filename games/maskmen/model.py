@@ -14,9 +14,16 @@ class MaskmenOptions(ClockOptions):
 
 
 class Play(Schema):
-    """Play 1-3 cards of one wrestler (the rules, not the schema, check count and wrestler)."""
+    """Play 1-3 cards of one wrestler (the rules, not the schema, check count and wrestler).
 
-    cards = fields.List(fields.String(), required=True)
+    Name the wrestler and the count: copies of one wrestler are identical, so the server takes
+    them from the hand and nobody but the holder learns which (issue 12). Naming the copies in
+    ``cards`` is still accepted: stored games sent it, and their audit re-runs it exactly.
+    """
+
+    wrestler = fields.String(load_default=None, allow_none=True)
+    count = fields.Integer(load_default=None, allow_none=True)
+    cards = fields.List(fields.String(), load_default=None, allow_none=True)
 
 
 class GiveUp(Schema):
@@ -30,7 +37,10 @@ COMMANDS: dict[str, type[Schema]] = {PLAY: Play, GIVE_UP: GiveUp}
 # Event wire names (past tense, stable). Payloads:
 GAME_STARTED = "maskmen_started"  # {seats, edition, seasons: int|None, wins_needed: int|None}
 SEASON_DEALT = "season_dealt"  # {season, leader, hands: [[card]], set_aside: [card]}
-CARDS_PLAYED = "cards_played"  # {seat, wrestler, cards, debuted: bool, proved: [V, W]|None}
+# {seat, wrestler, count, cards, debuted: bool, proved: [V, W]|None}; ``cards`` (the copies) is
+# the holder's and the auditor's alone: others see the wrestler ``count`` times (issue 12). Logs
+# from before the change have no ``count``: it is len(cards).
+CARDS_PLAYED = "cards_played"
 GAVE_UP = "gave_up"  # {seat}
 ROUND_ENDED = "round_ended"  # {winner: last seat to play, leader: who leads the next round}
 WENT_OUT = "went_out"  # {seat, place, points}

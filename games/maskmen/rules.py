@@ -4,10 +4,24 @@ commands, result. Views live in ``views.py``, bots in ``bot.py``, the strength o
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
-from games.core import Command, Event, Game, Prompt, Rejected, Rng, Seat, State, Viewer, ensure
+from games.core import (
+    Bot,
+    Command,
+    Event,
+    Game,
+    Prompt,
+    Rejected,
+    Rng,
+    Seat,
+    Seen,
+    State,
+    Viewer,
+    ensure,
+)
 from games.maskmen import bot, knowledge, views
 from games.maskmen.data import DATA, OPTIONS, WRESTLER_OF, card_key, wrestler_of
 from games.maskmen.model import (
@@ -82,7 +96,9 @@ class MaskMen(Game):
     options = MaskmenOptions
     commands = COMMANDS
     undo_barriers = frozenset({SEASON_DEALT})  # a deal reveals each seat's new hand
-    bot_levels = ("random", "basic")
+    bot_levels = ("random", "basic", "expert")
+    playouts_per_ms = 0.06  # the expert's budget (games/expert.py; bench/expert_bot.py)
+    horizon = 24  # playout decisions before evaluate() scores the hands left
 
     # --- setup and evolve ---------------------------------------------------------------------
 
@@ -113,8 +129,23 @@ class MaskMen(Game):
 
     def decide_command(self, state: State, command: Command, seat: Seat, rng: Rng) -> list[Event]:
         if command["type"] == PLAY:
-            return self._decide_play(state, command["cards"], seat, rng)
+            return self._decide_play(state, self._copies(state, command, seat), seat, rng)
         return self._decide_give_up(state, seat)
+
+    @staticmethod
+    def _copies(state: State, command: Command, seat: Seat) -> list[str]:
+        """The card ids a play takes: those named, or ``count`` copies of ``wrestler`` from the
+        hand (the first in hand order: only the holder and the auditor ever see which)."""
+        if command.get("cards") is not None:
+            return list(command["cards"])
+        v, k = command.get("wrestler"), command.get("count")
+        ensure(v in DATA.wrestler_ids, "unknown_wrestler", "Name a wrestler to play.",
+               wrestler=v, known=list(DATA.wrestler_ids))
+        ensure(k is not None and k > 0, "no_cards", "Play at least one card.")
+        held = [c for c in state["hands"][seat] if WRESTLER_OF[c] == v]
+        ensure(len(held) >= k, "not_in_hand", f"You hold {len(held)} {v}, not {k}.",
+               wrestler=v, held=len(held))
+        return held[:k]
 
     def _decide_play(self, state: State, cards: list[str], seat: Seat, rng: Rng) -> list[Event]:
         hand = state["hands"][seat]
@@ -130,7 +161,7 @@ class MaskMen(Game):
                f"Nobody may ever play more than {MAX_PLAY} cards (§5).", count=k)
         proved = self._check_play(state, v, k)
         events = [Event(CARDS_PLAYED, {
-            "seat": seat, "wrestler": v, "cards": sorted(cards, key=card_key),
+            "seat": seat, "wrestler": v, "count": k, "cards": sorted(cards, key=card_key),
             "debuted": v not in state["debuted"], "proved": proved,
         })]
         sizes = [len(h) for h in state["hands"]]
@@ -241,8 +272,8 @@ class MaskMen(Game):
         return {state["turn"]: Prompt((PLAY, GIVE_UP), "turn", "beat the play or give up")}
 
     def legal_commands(self, state: State, seat: Seat) -> list[Command]:
-        """Every legal play up to the choice of copies: one command per (wrestler, count), using
-        the lowest-numbered copies (copies of a wrestler are interchangeable), plus give up."""
+        """Every legal play: one command per (wrestler, count), naming no copy (they are
+        interchangeable, and which ones a seat holds is its own secret), plus give up."""
         if state.get("turn") != seat or state["result"] is not None:
             return []
         by_wrestler: dict[str, list[str]] = {}
@@ -250,7 +281,7 @@ class MaskMen(Game):
             by_wrestler.setdefault(WRESTLER_OF[card], []).append(card)
         current = state["round"]["current"]
         out: list[Command] = [
-            {"type": PLAY, "cards": held[:k]}
+            {"type": PLAY, "wrestler": v, "count": k}
             for v, held in by_wrestler.items()
             for k in _legal_counts(state, current, v) if k <= len(held)
         ]
@@ -262,7 +293,7 @@ class MaskMen(Game):
         """For turn clocks: give up when following; lead one card (the first in hand)."""
         if state["round"]["current"] is not None:
             return {"type": GIVE_UP}
-        return {"type": PLAY, "cards": state["hands"][seat][:1]}
+        return {"type": PLAY, "wrestler": WRESTLER_OF[state["hands"][seat][0]], "count": 1}
 
     def result(self, state: State) -> dict[str, Any] | None:
         return state.get("result") if state else None
@@ -288,7 +319,22 @@ class MaskMen(Game):
         return [f"Seat {seat} answered {current['count']} {current['wrestler']}: the same count "
                 "for a known-stronger wrestler, one more for an undetermined one (§5)."]
 
-    def bot(self, level: str) -> Callable[[dict[str, Any], list[Command], Rng], Command]:
+    def sample_state(self, seen: Seen, rng: Rng) -> State:
+        return bot.sample_state(seen, rng)
+
+    def evaluate(self, state: State, seat: Seat) -> float:
+        """The win share once over; before that, the game standing (seasons won, or markers)
+        and, within the season, how few cards the seat holds against the others (§7)."""
+        if state["result"] is not None:
+            return super().evaluate(state, seat)
+        totals = state["season_wins"] if not state["seasons"] else state["scores"]
+        others = [s for s in range(state["seats"]) if s != seat]
+        lead = totals[seat] - max(totals[s] for s in others)
+        sizes = [len(h) for h in state["hands"]]
+        race = (min(sizes[s] for s in others) - sizes[seat]) / 5
+        return 0.5 + 0.5 * math.tanh(lead + race)
+
+    def bot(self, level: str) -> Bot:
         if level == "basic":
             return bot.basic_bot
         return super().bot(level)

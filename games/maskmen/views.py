@@ -7,8 +7,8 @@ from typing import Any
 
 from games.core import AUDITOR, Event, Prompt, Seat, State, Viewer
 from games.maskmen import knowledge
-from games.maskmen.data import DATA
-from games.maskmen.model import SEASON_DEALT
+from games.maskmen.data import DATA, WRESTLER_OF
+from games.maskmen.model import CARDS_PLAYED, SEASON_DEALT
 
 
 def _seat_of(viewer: Viewer, seats: int) -> Seat | None:
@@ -36,12 +36,12 @@ def view(state: State, viewer: Viewer, pending: dict[Seat, Prompt]) -> dict[str,
         "hand": list(state["hands"][me]) if me is not None else None,
         "hand_counts": [len(h) for h in state["hands"]],
         "set_aside_count": len(state["set_aside"]),
-        "played": list(state["played"]),
+        "played": _as_seen(state["played"], viewer),
         "round": {
             "number": rnd["number"],
             "leader": rnd["leader"],
             "current": dict(rnd["current"]) if rnd["current"] else None,
-            "plays": [{**p, "cards": list(p["cards"])} for p in rnd["plays"]],
+            "plays": [{**p, "cards": _as_seen(p["cards"], viewer)} for p in rnd["plays"]],
             "given_up": list(rnd["given_up"]),
         },
         "turn": state["turn"],
@@ -64,9 +64,24 @@ def view(state: State, viewer: Viewer, pending: dict[Seat, Prompt]) -> dict[str,
     return out
 
 
+def _as_seen(cards: list[str], viewer: Viewer) -> list[str]:
+    """Played cards as the table sees them: copies of one wrestler are identical, so a card is
+    its wrestler (issue 12: "RED-9 led" would tell that no red 1-8 was chosen instead)."""
+    return list(cards) if viewer == AUDITOR else [WRESTLER_OF[c] for c in cards]
+
+
 def redact(event: Event, viewer: Viewer) -> Event | None:
-    """A deal shows each seat its own hand and everyone the hand sizes; the rest is public."""
-    if event.type != SEASON_DEALT or viewer == AUDITOR:
+    """A deal shows each seat its own hand and everyone the hand sizes; a play shows the copies
+    to their holder only (issue 12); the rest is public."""
+    if viewer == AUDITOR:
+        return event
+    if event.type == CARDS_PLAYED:
+        d = event.data
+        if viewer == d["seat"]:
+            return event
+        count = d.get("count", len(d["cards"]))
+        return Event(CARDS_PLAYED, {**d, "count": count, "cards": [d["wrestler"]] * count})
+    if event.type != SEASON_DEALT:
         return event
     d = event.data
     hands = d["hands"]

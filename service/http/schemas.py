@@ -8,8 +8,17 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from games import REGISTRY, UNLISTED
+
+# The hosted games by their stable names, for the OpenAPI document (the catalog has the details).
+LISTED_GAMES = ", ".join(sorted(name for name in REGISTRY if name not in UNLISTED))
+
 # Versions are stream entry ids in Redis: larger numbers name no version and only make errors.
 MAX_VERSION = 2**53 - 1
+# A notice id is a Redis stream id, two 64-bit numbers: 19 digits always fit, 20 may not (Redis
+# refuses 0-20000000000000000000 with an error, which was a 500). [0-9], not \d, which would
+# also match other scripts' digits.
+NOTICE_ID = "[0-9]{1,19}-[0-9]{1,19}"
 
 # One unit for every time on the wire: Unix milliseconds (integers), as the event log stores them.
 # One type for a seat: an integer (null where the platform, not a seat, acted).
@@ -43,10 +52,13 @@ class PlayerCreated(ma.Schema):
 class SeatSpec(ma.Schema):
     kind = fields.String(required=True, validate=validate.OneOf(["human", "bot"]))
     level = fields.String(metadata={"description": "Bot level (bots only), see the catalog"})
+    think_ms = fields.Integer(validate=validate.Range(min=10, max=5000), metadata={
+        "description": "An expert bot's think time per decision in ms (default 250)"})
 
 
 class GameCreate(ma.Schema):
-    game = fields.String(required=True, metadata={"description": "Game type, see the catalog"})
+    game = fields.String(required=True, metadata={
+        "description": f"Game type ({LISTED_GAMES}); see the catalog for seats and options"})
     seats = fields.List(fields.Nested(SeatSpec), required=True,
                         validate=validate.Length(min=1, max=16))
     options = fields.Dict(load_default=dict)
@@ -269,25 +281,15 @@ class MyGame(ma.Schema):
     result = fields.Dict(allow_none=True)
 
 
-# [0-9], not \d: \d also matches other scripts' digits, which int() reads but Redis refuses.
-NOTICE_ID = re.compile(r"[0-9]{1,20}-[0-9]{1,20}")
-
-
 def is_notice_id(value: str) -> bool:
-    """A Redis stream id: two unsigned 64-bit numbers."""
-    return bool(NOTICE_ID.fullmatch(value)) and all(int(part) < 2**64
-                                                    for part in value.split("-"))
-
-
-def notice_id(value: str) -> None:
-    if not is_notice_id(value):
-        raise ma.ValidationError("Not a notice id (two numbers below 2^64, as 1712-0).")
+    """A Redis stream id small enough to be valid (19 digits a part stay below 2^64)."""
+    return re.fullmatch(NOTICE_ID, value) is not None
 
 
 class MeStreamQuery(ma.Schema):
     access_token = fields.String(metadata={
         "description": "Bearer token for clients that cannot set headers (EventSource)"})
-    last_event_id = fields.String(validate=notice_id, metadata={
+    last_event_id = fields.String(validate=validate.Regexp(f"^{NOTICE_ID}$"), metadata={
         "description": "Resume after this notice id (or send the Last-Event-ID header)"})
 
 

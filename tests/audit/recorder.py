@@ -88,8 +88,7 @@ def record_game(name: str, seats: int, seed: str, play: int, options: dict[str, 
             prefix.append(NewEvent("clock_expired", {"seat": seat, "since": since}))
             command: Command = game.default_command(projection.state, seat)
         else:
-            legal = game.legal_commands(projection.state, seat)
-            command = random_bot(game.view(projection.state, seat), legal, Rng(f"bot-{play}", step))
+            command = random_bot(game.seen(projection.state, seat), Rng(f"bot-{play}", step))
         record_move(rec, seed, seat, command, prefix, cmd=f"c:{play}:{step}")
     raise AssertionError(f"{name} did not end within {max_steps} moves")
 

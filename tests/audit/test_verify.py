@@ -18,7 +18,7 @@ from service.application import GameService
 from tests.audit.recorder import export, record_game, record_move, rehash
 from tests.playing import play_randomly
 
-GAMES = ["loot", "maskmen", "faker_blue", "tally"]
+GAMES = ["loot", "maskmen", "faker_blue", "magblast", "tally"]
 SEED = "a-secret-seed"
 
 
@@ -176,7 +176,7 @@ def test_edited_setup_event_is_caught():
     assert "setup" in finding.reason
 
 
-@pytest.mark.parametrize("name", ["loot", "maskmen", "faker_blue"])
+@pytest.mark.parametrize("name", ["loot", "maskmen", "faker_blue", "magblast"])
 def test_dropped_event(name):
     doc, _ = recorded(name)
     target = middle_run(doc, 2)[1]
@@ -195,7 +195,7 @@ def test_dropped_whole_move_with_a_forged_chain():
     assert failed_at(rehash(doc, renumber=True)) == slot
 
 
-@pytest.mark.parametrize("name", ["loot", "maskmen", "faker_blue"])
+@pytest.mark.parametrize("name", ["loot", "maskmen", "faker_blue", "magblast"])
 def test_swapped_events(name):
     doc, _ = recorded(name)
     run = next(r for r in runs(doc)[len(runs(doc)) // 2:] if len(r) >= 3

@@ -29,7 +29,7 @@ def _playout(game, seats: int, seed: int):
         legal = game.legal_commands(state, seat)
         assert legal, f"seat {seat} is pending but has no legal command"
         assert game.default_command(state, seat) in legal or _accepts(game, state, seat)
-        command = random_bot(game.view(state, seat), legal, Rng(f"bot-{seed}", step))
+        command = random_bot(game.seen(state, seat), Rng(f"bot-{seed}", step))
         before = copy.deepcopy(state)
         new = game.decide(state, command, seat, Rng(f"game-{seed}", step))
         assert state == before, "decide must not mutate the state"

@@ -66,9 +66,8 @@ def play_out(seats, seed, options=None, bots=None):
         if GAME.result(state) is not None:
             return state, events
         seat = state["turn"]
-        legal = GAME.legal_commands(state, seat)
         bot = bots[seat] if bots else random_bot
-        command = bot(GAME.view(state, seat), legal, rng)
+        command = bot(GAME.seen(state, seat), rng)
         new = GAME.decide(state, command, seat, rng)
         state = GAME.fold(new, state)
         events.extend(new)
@@ -614,7 +613,7 @@ def test_basic_bot_beats_the_random_bot_in_at_least_70_percent_of_two_player_gam
         state, _ = play_out(2, seed, bots=bots)
         wins += GAME.result(state)["winners"] == [me]
     assert wins / games >= 0.7, wins
-    assert GAME.bot_levels == ("random", "basic") and GAME.bot("basic") is basic
+    assert GAME.bot("basic") is basic
 
 
 def test_explain_names_the_rule_checks_and_the_rejection_code():

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 from marshmallow import ValidationError
 
-from games.core import AUDITOR, SPECTATOR, Event, Rejected, Rng, random_bot
+from games.core import AUDITOR, SPECTATOR, Event, Rejected, Rng, Seen, random_bot
 from games.maskmen import GAME, knowledge
 from games.maskmen.bot import basic_bot
 from games.maskmen.data import DATA
@@ -38,11 +38,17 @@ def start(*hands: list[str], leader: int = 0, edition: str = "current",
 def played(seat: int, card_ids: list[str], debuted: bool = False,
            proved: list[str] | None = None) -> Event:
     return ev("cards_played", seat=seat, wrestler=card_ids[0].rpartition("-")[0],
-              cards=card_ids, debuted=debuted, proved=proved)
+              count=len(card_ids), cards=card_ids, debuted=debuted, proved=proved)
 
 
 def play(*card_ids: str) -> dict:
+    """A play naming its copies (as stored games did; still accepted)."""
     return {"type": "play", "cards": list(card_ids)}
+
+
+def plays(wrestler: str, count: int) -> dict:
+    """A play as clients send it now: a wrestler and a count (issue 12)."""
+    return {"type": "play", "wrestler": wrestler, "count": count}
 
 
 GIVE_UP = {"type": "give_up"}
@@ -545,10 +551,11 @@ def test_the_deal_event_shows_each_seat_only_its_own_hand():
     assert GAME.redact(events[0], 0) == events[0]
 
 
-def test_played_cards_are_public():
+def test_played_cards_are_public_as_their_wrestler():
     state = given(GAME, *start(*BIG), played(0, ["BLUE-1"], True)).state
-    assert GAME.view(state, SPECTATOR)["played"] == ["BLUE-1"]
-    assert GAME.view(state, 2)["round"]["plays"][0]["cards"] == ["BLUE-1"]
+    assert GAME.view(state, SPECTATOR)["played"] == ["BLUE"]
+    assert GAME.view(state, 2)["round"]["plays"][0]["cards"] == ["BLUE"]
+    assert GAME.view(state, AUDITOR)["played"] == ["BLUE-1"]
 
 
 def test_a_deal_is_an_undo_barrier():
@@ -565,7 +572,7 @@ def test_the_default_command_gives_up_when_following():
 
 def test_the_default_command_leads_the_smallest_play():
     state = given(GAME, *start(*BIG)).state
-    assert GAME.default_command(state, 0) == play("BLUE-1")
+    assert GAME.default_command(state, 0) == plays("BLUE", 1)
     assert GAME.default_command(state, 0) in GAME.legal_commands(state, 0)
 
 
@@ -573,8 +580,7 @@ def test_legal_commands_are_one_per_wrestler_and_count_and_all_accepted():
     log = [*start(*BIG), *knowing(("GREEN", "BLUE")), played(0, ["BLUE-1", "BLUE-2"])]
     state = given(GAME, *log).state
     legal = GAME.legal_commands(state, 1)
-    assert legal == [play("GREEN-1", "GREEN-2"), play("GREY-1", "GREY-2", "GREY-3"),
-                     play("RED-4", "RED-5", "RED-6"), GIVE_UP]
+    assert legal == [plays("GREEN", 2), plays("GREY", 3), plays("RED", 3), GIVE_UP]
     for command in legal:
         given(GAME, *log).when(command, 1).then_state()
     assert GAME.legal_commands(state, 0) == []
@@ -593,7 +599,7 @@ def _random_game(seats: int, edition: str, seed: int) -> int:
     step = 0
     while GAME.result(state) is None:
         (seat, prompt), = GAME.pending(state).items()
-        command = random_bot({}, GAME.legal_commands(state, seat), rng)
+        command = random_bot(Seen(seat, {}, GAME.legal_commands(state, seat)), rng)
         assert command["type"] in prompt.kinds
         for event in GAME.decide_command(state, command, seat, deal_rng):
             state = GAME.evolve(state, event)
@@ -618,8 +624,8 @@ def test_random_games_never_break_a_rule_invariant(seats):
 @pytest.mark.parametrize("level", ["random", "basic"])
 def test_bot_levels_return_a_legal_command(level):
     state = given(GAME, *start(*BIG), played(0, ["BLUE-1"], True)).state
-    legal = GAME.legal_commands(state, 1)
-    assert GAME.bot(level)(GAME.view(state, 1), legal, Rng("b")) in legal
+    seen = GAME.seen(state, 1)
+    assert GAME.bot(level)(seen, Rng("b")) in seen.legal
     assert level in GAME.bot_levels
 
 
@@ -631,7 +637,7 @@ def _duel(seed: int, basic_seat: int) -> bool:
     step = 0
     while GAME.result(state) is None:
         (seat,) = GAME.pending(state)
-        command = bots[seat](GAME.view(state, seat), GAME.legal_commands(state, seat), rng)
+        command = bots[seat](GAME.seen(state, seat), rng)
         for event in GAME.decide_command(state, command, seat, Rng(f"duel{seed}", step)):
             state = GAME.evolve(state, event)
         step += 1
@@ -641,3 +647,69 @@ def _duel(seed: int, basic_seat: int) -> bool:
 def test_the_basic_bot_beats_the_random_bot_in_most_two_player_games():
     wins = sum(_duel(seed, seed % 2) for seed in range(200))
     assert wins >= 140, f"basic won {wins} of 200"
+
+
+# --- issue 12: copies of one wrestler reveal nothing ---------------------------------------------
+
+def _relabelled(hands: list[list[str]], set_aside: list[str], swap: dict[str, str]):
+    """The same deal with some copies' ids swapped (the physical cards are identical)."""
+    return ([sorted(swap.get(c, c) for c in h) for h in hands],
+            sorted(swap.get(c, c) for c in set_aside))
+
+
+def test_copies_of_one_wrestler_are_indistinguishable_to_everyone_but_their_holder():
+    # maskmen.md §1: the cards of one wrestler are identical, so "RED-9 led" must not tell the
+    # table that seat 0 holds no red 1-8. Two deals differ only in which red copies seat 0
+    # holds and which are set aside: every other seat, and spectators, see the same game.
+    hands = [cards("RED", 1, 2, 9) + cards("BLUE", 1, 2), cards("GREEN", 1, 2, 3, 4, 5),
+             cards("GREY", 1, 2, 3, 4, 5)]
+    set_aside = cards("RED", 3, 4, 5, 6, 7, 8, 10)
+    swap = {"RED-1": "RED-7", "RED-7": "RED-1", "RED-2": "RED-8", "RED-8": "RED-2"}
+    worlds = [(hands, set_aside), _relabelled(hands, set_aside, swap)]
+    seen: list[list] = []
+    for world_hands, world_aside in worlds:
+        log = start(*world_hands, set_aside=world_aside)
+        state, trace = GAME.fold(log), []
+        for _ in range(12):
+            if GAME.result(state) is not None:
+                break
+            (seat, _), = GAME.pending(state).items()
+            legal = GAME.legal_commands(state, seat)
+            red = [c for c in legal if c.get("wrestler") == "RED" or "RED-" in str(c)]
+            command = (red or legal)[0] if seat == 0 else legal[-1]
+            for event in GAME.decide(state, command, seat, Rng("same")):
+                state = GAME.evolve(state, event)
+                trace.append([GAME.redact(event, v).to_dict() for v in (1, 2, SPECTATOR)])
+            trace.append([(GAME.view(state, v), GAME.legal_commands(state, v))
+                          for v in (1, 2, SPECTATOR)])
+            trace.append(GAME.explain(state, command, seat))
+        seen.append(trace)
+    assert any("RED" in json.dumps(step) for step in seen[0])  # seat 0 did play red
+    assert seen[0] == seen[1]
+
+
+def test_a_play_names_a_wrestler_and_a_count_and_the_server_takes_the_copies():
+    state = given(GAME, *start(*BIG)).when(plays("RED", 1), 0).then_state()
+    assert state["hands"][0] == cards("BLUE", 1, 2, 3) + cards("ORANGE", 1, 2, 3) + \
+        cards("RED", 2, 3)
+    given(GAME, *start(*BIG)).when(plays("PURPLE", 1), 0).rejected("not_in_hand")
+    given(GAME, *start(*BIG)).when(plays("PINK", 1), 0).rejected("unknown_wrestler")
+    given(GAME, *start(*BIG)).when(plays("RED", 0), 0).rejected("no_cards")
+
+
+def test_the_holder_sees_its_copies_and_the_others_see_the_wrestler_and_count():
+    event = given(GAME, *start(*BIG)).when(plays("RED", 1), 0).events[0]
+    assert GAME.redact(event, 0) == event and event.data["cards"] == ["RED-1"]
+    for viewer in (1, 2, SPECTATOR):
+        assert GAME.redact(event, viewer).data == {**event.data, "cards": ["RED"]}
+    assert GAME.redact(event, AUDITOR) == event
+
+
+def test_a_stored_play_naming_copies_still_folds_redacts_and_re_runs():
+    # Games stored before issue 12 sent {"cards": [...]} and logged no count.
+    old = ev("cards_played", seat=0, wrestler="RED", cards=["RED-1", "RED-2"], debuted=True,
+             proved=None)
+    state = given(GAME, *start(*BIG), old).state
+    assert state["round"]["current"] == {"seat": 0, "wrestler": "RED", "count": 2}
+    assert GAME.redact(old, 1).data["cards"] == ["RED", "RED"]
+    given(GAME, *start(*BIG)).when(play("RED-3"), 0).then(played(0, ["RED-3"], True))

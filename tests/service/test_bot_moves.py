@@ -7,7 +7,7 @@ from games import REGISTRY
 
 def test_a_bot_that_chooses_an_illegal_command_plays_its_default_move(api, monkeypatch):
     tally = REGISTRY["tally"]
-    monkeypatch.setattr(tally, "bot", lambda level: lambda view, legal, rng: {"type": "add",
+    monkeypatch.setattr(tally, "bot", lambda level: lambda seen, rng: {"type": "add",
                                                                               "amount": 99})
     game_id = api.service.create_game("p_host", "tally", {"target": 50},
                                       [{"kind": "bot", "level": "random"}])

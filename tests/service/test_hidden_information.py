@@ -19,7 +19,8 @@ from games import REGISTRY
 from games.core import Rng
 from tests.service.test_sse import _read_events
 
-HIDDEN_GAMES = [name for name in ("loot", "maskmen", "faker_blue") if name in REGISTRY]
+HIDDEN_GAMES = [name for name in ("loot", "maskmen", "faker_blue", "magblast", "wotr")
+                if name in REGISTRY]
 
 
 def _leaks(text: str, secrets: set[str]) -> list[str]:

@@ -10,7 +10,7 @@ from service.cli import main
 from tests.e2e.conftest import free_port
 
 
-@pytest.mark.parametrize("game", ["loot", "maskmen", "faker_blue"])
+@pytest.mark.parametrize("game", ["loot", "maskmen", "faker_blue", "wotr"])
 def test_the_table_names_players_and_says_whose_turn_it_is(api, game):
     game_id, players = api.table(game, 2)
     public = api.get(game_id)
@@ -26,6 +26,11 @@ def test_the_table_names_players_and_says_whose_turn_it_is(api, game):
     for command in mine["legal_commands"]:
         described = play_text.describe_command(command, mine)
         assert described[0].isupper() and "expected_version" not in described
+
+
+def test_wotr_cards_are_named_by_their_event_and_combat_title():
+    assert play_text.describe_card("wotr", "the_spirit_of_mordor") == (
+        "The Spirit of Mordor (Scouts, initiative 1)")
 
 
 def test_loot_cards_are_named_as_a_player_would():

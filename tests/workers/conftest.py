@@ -34,7 +34,7 @@ from workers.scheduling import JobScheduler, queue_connection
 WORKERS_DB = 9
 
 # Games the end-to-end tests play: tally, and every hosted game that is registered.
-GAMES = ["tally"] + [name for name in ("loot", "maskmen", "faker_blue")
+GAMES = ["tally"] + [name for name in ("loot", "maskmen", "faker_blue", "magblast")
                      if name in games.REGISTRY]
 
 

@@ -1,0 +1,223 @@
+"""War of the Ring bot levels: ``random`` (uniform over the legal commands) and ``basic`` (a
+one-move heuristic for either side). Bots see only the seat's view and its legal commands (and
+the public map data), never the state.
+
+``basic``: attacks when the odds favour it, captures unguarded enemy Settlements, marches towards
+the enemy's Settlements, garrisons its own threatened Strongholds, musters at the front, brings
+its Nations to war, plays the combat card that helps most, takes Regulars as casualties first,
+retreats or withdraws into a siege when outnumbered, and presses a siege only with the odds.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from games.core import Command, Rng, random_bot
+from games.wotr.data import CARDS, NATION_SIDE, REGIONS, STRONGHOLD
+
+Bot = Callable[[dict[str, Any], list[Command], Rng], Command]
+Army = dict[str, list[int]]
+
+# A rough worth of each combat effect for the side that plays it.
+_CARD_VALUE = {"shield_wall": 2.0, "valour": 2.5, "advantageous_position": 2.5, "daylight": 1.5,
+               "confusion": 1.5, "no_quarter": 2.0, "charge": 2.5, "sudden_strike": 2.0,
+               "scouts": 0.0, "swarm_of_bats": 1.0, "deadly_strife": 1.0,
+               "desperate_battle": 1.0, "relentless_assault": 1.0, "devilry_of_orthanc": 2.5,
+               "mumakil": 3.0, "onslaught": 0.5, "great_host": 2.0, "we_come_to_kill": 2.5}
+
+
+def _units(army: Army | None) -> int:
+    return sum(f[0] + f[1] for f in (army or {}).values())
+
+
+def _strength(army: Army | None) -> float:
+    """Hits it can take and dice it rolls, with a little for Leaders' re-rolls."""
+    army = army or {}
+    return sum(f[0] + 2 * f[1] + 0.5 * f[2] for f in army.values())
+
+
+def _side_of(army: Army | None) -> str | None:
+    for nation in army or {}:
+        return NATION_SIDE[nation]
+    return None
+
+
+class _Board:
+    """What the bot reads off the view: armies, control, distances to the enemy."""
+
+    def __init__(self, view: dict[str, Any]):
+        self.view = view
+        self.side = view["side"]
+        self.enemy = "sh" if self.side == "fp" else "fp"
+        self.inside = set(view["regions"])
+        self.armies: dict[str, Army] = view["armies"]
+        self.boxes: dict[str, Army] = view["boxes"]
+        self.control: dict[str, str] = view["control"]
+        targets = [r for r, owner in self.control.items()
+                   if owner != self.side and NATION_SIDE[REGIONS[r].nation] != self.side]
+        targets += [r for r, owner in self.control.items()
+                    if owner == self.enemy and NATION_SIDE[REGIONS[r].nation] == self.side]
+        self.to_target = self._bfs(targets)
+        self.to_enemy = self._bfs([r for r, a in self.armies.items()
+                                   if _side_of(a) == self.enemy and _units(a)])
+
+    def _bfs(self, sources: list[str]) -> dict[str, int]:
+        dist = {r: 0 for r in sources}
+        queue = deque(sources)
+        while queue:
+            region = queue.popleft()
+            for nxt in REGIONS[region].adjacent:
+                if nxt in self.inside and nxt not in dist:
+                    dist[nxt] = dist[region] + 1
+                    queue.append(nxt)
+        return dist
+
+    def threat(self, region: str) -> float:
+        """Enemy strength next to ``region``."""
+        return sum(_strength(self.armies.get(r)) for r in REGIONS[region].adjacent
+                   if r in self.inside and _side_of(self.armies.get(r)) == self.enemy)
+
+    def mine(self, region: str) -> bool:
+        return self.control.get(region) == self.side
+
+    def worth(self, region: str) -> float:
+        return REGIONS[region].vp
+
+
+def _attack_score(b: _Board, c: Command) -> float:
+    src, dst, leave = c["from"], c["to"], c["leave"]
+    if src == dst and dst in b.boxes and _side_of(b.boxes[dst]) == b.side:
+        mine, theirs, penalty = b.boxes[dst], b.armies.get(dst), 1.0  # sortie
+    elif src == dst:
+        mine, theirs, penalty = b.armies.get(src), b.boxes.get(dst), 0.55  # siege: hits on 6
+    else:
+        mine, theirs = b.armies.get(src), b.armies.get(dst)
+        penalty = 0.75 if REGIONS[dst].settlement in ("city", "fortification") else 1.0
+    ratio = (_strength(mine) - leave) * penalty / max(_strength(theirs), 0.5)
+    gain = 3.0 * b.worth(dst) + (2.0 if dst in b.control else 0.0)
+    return 6.0 * (ratio - 1.4) + gain - 0.5 * leave
+
+
+def _move_score(b: _Board, c: Command) -> float:
+    src, dst, leave = c["from"], c["to"], c["leave"]
+    army = b.armies.get(src) or {}
+    moving = _units(army) - leave
+    score = 0.0
+    here, there = b.to_target.get(src, 99), b.to_target.get(dst, 99)
+    score += 1.5 * (here - there)
+    settlement = REGIONS[dst].settlement
+    if dst in b.control and not b.mine(dst) and dst not in b.boxes:
+        score += 8.0 + 6.0 * b.worth(dst)  # an unguarded enemy Settlement: take it
+    if b.mine(src) and REGIONS[src].settlement and leave == 0 and b.threat(src) > 0:
+        score -= 3.0 + 3.0 * b.worth(src)  # do not leave a threatened Settlement empty
+    if b.mine(dst) and REGIONS[dst].settlement == STRONGHOLD and b.threat(dst) > _strength(
+            b.armies.get(dst)):
+        score += 3.0  # garrison a threatened Stronghold
+    danger = b.threat(dst) - _strength(b.armies.get(dst)) - moving
+    if danger > 0 and not (b.mine(dst) and settlement == STRONGHOLD):
+        score -= 1.0 * danger
+    if b.side == "fp":
+        score -= 1.0  # the Free Peoples gain by waiting for the Ring's clock
+    return score - 0.2 * leave
+
+
+def _muster_score(b: _Board, c: Command) -> float:
+    score = 3.0
+    for r in c["recruits"]:
+        region = r["region"]
+        score += {"elite": 2.0, "regular": 1.0, "leader": 0.6}[r["kind"]]
+        score += 1.5 if b.threat(region) else 0.0
+        score -= 0.2 * b.to_enemy.get(region, 10)
+    return score
+
+
+def _battle_choice(b: _Board, legal: list[Command]) -> Command | None:
+    view = b.view
+    battle = view["battle"]
+    kind = legal[0]["type"]
+    if battle is None:
+        return None
+    att = battle["att"]
+    def_loc = battle["def_loc"]
+    defenders = b.boxes.get(def_loc[4:]) if def_loc.startswith("box:") else b.armies.get(def_loc)
+    attacking = battle["attacker"] == b.side
+    mine, theirs = (att, defenders) if attacking else (defenders, att)
+    odds = _strength(mine) / max(_strength(theirs), 0.5)
+    if kind == "combat_card":
+        best, value = legal[0], 0.5
+        for c in legal[1:]:
+            combat = CARDS[c["card"]].combat
+            v = _CARD_VALUE.get(combat, 0.0)
+            if combat in ("relentless_assault", "onslaught"):
+                v = v if c["x"] == (1 if _units(mine) > 3 else 0) else -1.0
+            if combat == "scouts":
+                v = 3.0 if odds < 0.5 else 0.0
+            if v > value:
+                best, value = c, v
+        return best
+    if kind == "take_hit":
+        regulars = [c for c in legal if c["kind"] == "regular"]
+        if regulars:
+            return max(regulars, key=lambda c: (mine or {})[c["nation"]][0])
+        return legal[0]
+    if kind == "continue_battle":
+        return {"type": kind, "yes": odds >= 1.2}
+    if kind == "withdraw":
+        return {"type": kind, "yes": odds < 0.8}
+    if kind in ("besiege", "advance"):
+        return {"type": kind, "yes": True}
+    if kind == "extend_siege":
+        return legal[-1] if odds >= 2.0 else legal[0]
+    if kind == "retreat":
+        options = [c for c in legal if c["to"] not in ("",)]
+        if odds < 0.6 and options:
+            siege = [c for c in options if c["to"] == "siege"]
+            if siege:
+                return siege[0]
+            return max(options, key=lambda c: (_units(b.armies.get(c["to"])),
+                                               -b.threat(c["to"])))
+        return {"type": kind, "to": ""}
+    return None
+
+
+def basic(view: dict[str, Any], legal: list[Command], rng: Rng) -> Command:
+    """Greedy one-move heuristic (see the module docstring)."""
+    b = _Board(view)
+    choice = _battle_choice(b, legal)
+    if choice is not None and choice in legal:
+        return choice
+    best: list[Command] = []
+    best_score = float("-inf")
+    hand = view.get("hand") or []
+    for c in legal:
+        kind = c["type"]
+        if kind == "attack":
+            score = _attack_score(b, c)
+        elif kind in ("move", "second_move"):
+            score = _move_score(b, c)
+        elif kind == "muster":
+            score = _muster_score(b, c)
+        elif kind == "diplomacy":
+            score = 6.0 - view["politics"][c["nation"]]["step"]
+        elif kind == "draw_card":
+            score = 1.5 if len(hand) < 4 else 0.2
+        elif kind == "pass":
+            score = 0.5
+        elif kind == "discard":
+            score = -_CARD_VALUE.get(CARDS[c["card"]].combat, 0.0)
+        else:
+            score = 0.0  # skip_die, end_action
+        if c.get("die") == "will":
+            score -= 0.3  # keep the Will of the West for when it is needed
+        if score > best_score:
+            best, best_score = [c], score
+        elif score == best_score:
+            best.append(c)
+    return best[rng.below(len(best))]
+
+
+def level(name: str) -> Bot:
+    """The bot function of level ``name`` (KeyError for an unknown level)."""
+    return {"random": random_bot, "basic": basic}[name]

@@ -1,0 +1,549 @@
+"""War of the Ring — the war of nations (shared/rules/wotr.md): setup, decide, pending, legal and
+default commands, result. The action phase lives here; the battle round in battle.py, the state
+machine shared by both in engine.py, views and redaction in views.py, the bots in bot.py.
+
+Where the spec and the seed are silent, these choices hold (each has a test):
+
+- A move or attack names the army's region and ``leave``, the number of units staying behind:
+  units that may not go stay first, then Regulars before Elites; Leaders and Nazgûl always go
+  with the moving part. The army that was joined may move on without the joining figures.
+- Units over a stacking limit are removed Regulars first; casualties are taken one hit at a time
+  by their owner, and a hit with only one way to take it is applied without asking.
+- The Leader re-roll is made for every miss it may (it can only help); an Elite with no Regular
+  left to replace it is removed by one hit; FP replacements come from eliminated units first.
+- Combat cards are chosen in either order and revealed together; Relentless Assault and
+  Onslaught name their X with the card (capped so one unit survives). Advancing after a battle
+  moves the whole attacking force or none of it.
+- A Free Peoples Leader is mustered only where Free Peoples units stand; Nazgûl left with no
+  Shadow unit go back to reinforcements. Discarded cards lie face up.
+- The Ring's clock (``max_rounds``): with no military victory by the end of that round the
+  Free Peoples win.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from games.core import (
+    AUDITOR,
+    Command,
+    Event,
+    Game,
+    Prompt,
+    Rejected,
+    Rng,
+    Seat,
+    State,
+    Viewer,
+    ensure,
+)
+from games.wotr import battle, bot, views
+from games.wotr.data import (
+    DECKS,
+    DEFAULTS,
+    FP,
+    NATION_SIDE,
+    OPTION_NAMES,
+    REGIONS,
+    SCENARIOS,
+    SH,
+    SIDES,
+    STRONGHOLD,
+    WotrOptionsSchema,
+)
+from games.wotr.engine import (
+    Tx,
+    at_war,
+    end_action,
+    entered,
+    evolve,
+    field_side,
+    may_enter,
+    neighbours,
+    over_hand_limit,
+    roll_dice,
+    start_round,
+    vp,
+)
+from games.wotr.model import (
+    ACTION_CLOSED,
+    ACTION_KINDS,
+    ACTION_OPENED,
+    ARMY_MOVED,
+    ATTACK,
+    CARD_DISCARDED,
+    CARD_DRAWN,
+    COMBAT_CARD_CHOSEN,
+    COMMANDS,
+    DIE_USED,
+    DIPLOMACY,
+    DISCARD,
+    DRAW_CARD,
+    END_ACTION,
+    FIGURES_MUSTERED,
+    GAME_STARTED,
+    MOVE,
+    MUSTER,
+    PASS,
+    PASSED,
+    POLITICAL_ADVANCED,
+    SECOND_MOVE,
+    SKIP_DIE,
+    TURN_PASSED,
+    Army,
+    army_side,
+    leaders,
+    other,
+    units,
+)
+
+# wotr.md §2 [DZ-chart]: which faces allow which action; Will of the West is any face.
+ARMY_FACES = ("army", "muster_army", "will")
+MUSTER_FACES = ("muster", "muster_army", "will")
+EVENT_FACES = ("event", "will")
+_KIND_INDEX = {"regular": 0, "elite": 1, "leader": 2}
+_SECOND = Prompt((SECOND_MOVE, END_ACTION), "turn", "move a second army, or end the action")
+_DISCARD = Prompt((DISCARD,), "turn", "discard down to 6 cards")
+
+
+def seat_of(side: str) -> Seat:
+    return SIDES.index(side)
+
+
+def _split(state: State, side: str, army: Army, leave: int, blocked: Callable[[str], bool],
+           ) -> Army:
+    """The moving part of ``army`` when ``leave`` units stay: units that may not go stay first,
+    then Regulars before Elites; Leaders and Nazgûl always go with the moving part (an FP
+    Leader is never left alone, §1). Rejects a split that leaves nothing to move or moves a
+    unit that may not go."""
+    tokens = []
+    for nation in sorted(army):
+        r, e, _ = army[nation]
+        stuck = blocked(nation)
+        tokens += [(not stuck, 0, nation)] * r + [(not stuck, 1, nation)] * e
+    tokens.sort()
+    ensure(leave < len(tokens), "nothing_moves", "At least one unit must go.", leave=leave)
+    moving: Army = {}
+    for allowed, kind, nation in tokens[leave:]:
+        ensure(allowed, "not_at_war", f"{nation} units may not do that (not At War, §3/§4).",
+               nation=nation)
+        moving.setdefault(nation, [0, 0, 0])[kind] += 1
+    for nation in sorted(army):
+        if army[nation][2]:
+            moving.setdefault(nation, [0, 0, 0])[2] = army[nation][2]
+    return moving
+
+
+def _without(army: Army | None, exclude: Army | None) -> Army | None:
+    """``army`` less the figures in ``exclude`` (those that already moved in this action)."""
+    if army is None or not exclude:
+        return army
+    out = {}
+    for nation, f in army.items():
+        left = [a - b for a, b in zip(f, exclude.get(nation, [0, 0, 0]), strict=True)]
+        if any(left):
+            out[nation] = left
+    return out
+
+
+def _forced(army: Army, blocked: Callable[[str], bool]) -> int:
+    return sum(f[0] + f[1] for n, f in army.items() if blocked(n))
+
+
+class WarOfTheRing(Game):
+    name = "wotr"
+    title = "War of the Ring — the war of nations"
+    min_seats = 2
+    max_seats = 2
+    spec = "shared/rules/wotr.md"
+    options = WotrOptionsSchema
+    commands = COMMANDS
+    undo_barriers = frozenset({GAME_STARTED, CARD_DRAWN, "dice_rolled", "combat_rolled",
+                               "combat_cards_revealed"})
+    bot_levels = ("random", "basic")
+
+    # --- setup and evolve ----------------------------------------------------------------------
+
+    def setup(self, seats: int, options: dict[str, Any], rng: Rng) -> list[Event]:
+        ensure(seats == 2, "bad_seat_count", "War of the Ring is for 2 players.", seats=seats)
+        opts = {name: options.get(name, getattr(DEFAULTS, name)) for name in OPTION_NAMES}
+        scenario = opts["scenario"]
+        decks = {side: rng.shuffled(DECKS[side]) for side in SIDES}
+        start = Event(GAME_STARTED, {"scenario": scenario, "vp": SCENARIOS[scenario]["vp"],
+                                     "max_rounds": opts["max_rounds"], "decks": decks})
+        tx = Tx(evolve({}, start), rng)
+        start_round(tx)
+        return [start, *tx.events]
+
+    def evolve(self, state: State, event: Event) -> State:
+        return evolve(state, event)
+
+    # --- decide --------------------------------------------------------------------------------
+
+    def decide_command(self, state: State, command: Command, seat: Seat, rng: Rng) -> list[Event]:
+        side = SIDES[seat]
+        tx = Tx(state, rng)
+        kind = command["type"]
+        if kind == DISCARD:
+            self._discard(tx, side, command["card"])
+        elif state["battle"] is not None:
+            battle.decide(tx, command, side)
+        elif kind in (SECOND_MOVE, END_ACTION):
+            self._second(tx, side, command)
+        else:
+            self._action(tx, side, command)
+        return tx.events
+
+    def _discard(self, tx: Tx, side: str, card: str) -> None:
+        ensure(card in tx.state["hands"][side], "not_in_hand", "That card is not in your hand.")
+        tx.emit(CARD_DISCARDED, side=side, card=card)
+        state = tx.state
+        if over_hand_limit(state):
+            return
+        if not state["rolled"]:
+            roll_dice(tx)  # the round's draw is done: roll the action dice
+        else:
+            end_action(tx, side)  # an Event die's draw went over the limit
+
+    def _action(self, tx: Tx, side: str, command: Command) -> None:
+        state = tx.state
+        kind = command["type"]
+        if kind == PASS:
+            ensure(len(state["dice"][side]) < len(state["dice"][other(side)]), "cannot_pass",
+                   "Only a player with fewer unused action dice may pass (wotr.md §2).")
+            tx.emit(PASSED, side=side)
+            tx.emit(TURN_PASSED, side=other(side))
+            return
+        die = command["die"]
+        ensure(die in state["dice"][side], "no_such_die", "You have no unused die with that face.",
+               die=die)
+        if kind == SKIP_DIE:
+            tx.emit(DIE_USED, side=side, die=die, action="skip")
+            end_action(tx, side)
+        elif kind == MOVE:
+            moving = self._check_move(state, side, command, die)
+            tx.emit(DIE_USED, side=side, die=die, action="move")
+            self._do_move(tx, side, command["from_"], command["to"], moving)
+            action = {"from": [command["from_"]], "to": [command["to"]], "arrived": moving}
+            if die in ARMY_FACES and self._second_moves(tx.state, side, action):
+                tx.emit(ACTION_OPENED, side=side, **action)
+            else:
+                end_action(tx, side)
+        elif kind == ATTACK:
+            origin, region, kind_, force = self._check_attack(state, side, command, die)
+            tx.emit(DIE_USED, side=side, die=die, action="attack")
+            battle.start(tx, side, origin, region, kind_, force)
+        elif kind == MUSTER:
+            ensure(die in MUSTER_FACES, "wrong_die", "Mustering needs a Muster die (§2).")
+            recruits = [(r["nation"], r["kind"], r["region"]) for r in command["recruits"]]
+            self._check_muster(state, side, recruits)
+            tx.emit(DIE_USED, side=side, die=die, action="muster")
+            for nation, what, region in recruits:
+                figures = [0, 0, 0]
+                figures[_KIND_INDEX[what]] = 1
+                tx.emit(FIGURES_MUSTERED, src="reinf", dst=region, figures={nation: figures})
+            end_action(tx, side)
+        elif kind == DIPLOMACY:
+            ensure(die in MUSTER_FACES, "wrong_die", "A diplomatic action needs a Muster die.")
+            nation = command["nation"]
+            ensure(nation in self._diplomacy_nations(state, side), "cannot_advance",
+                   "That Nation cannot advance on the Political track now (§9).", nation=nation)
+            tx.emit(DIE_USED, side=side, die=die, action="diplomacy")
+            tx.emit(POLITICAL_ADVANCED, nation=nation, step=state["politics"][nation]["step"] - 1)
+            end_action(tx, side)
+        elif kind == DRAW_CARD:
+            ensure(die in EVENT_FACES, "wrong_die", "Drawing a card needs an Event die (§12).")
+            ensure(bool(state["decks"][side]), "deck_empty", "Your Strategy deck is empty.")
+            tx.emit(DIE_USED, side=side, die=die, action="draw")
+            tx.emit(CARD_DRAWN, side=side, card=state["decks"][side][0])
+            if not over_hand_limit(tx.state):
+                end_action(tx, side)
+
+    def _second(self, tx: Tx, side: str, command: Command) -> None:
+        action = tx.state["action"]
+        if command["type"] == END_ACTION:
+            tx.emit(ACTION_CLOSED, side=side)
+            end_action(tx, side)
+            return
+        src, dst = command["from_"], command["to"]
+        # wotr.md §3: two *different* armies, and no figure moves twice in one action (the
+        # seed: the army that was joined may still move without the figures that joined it).
+        ensure(src not in action["from"], "already_moved",
+               "That army already moved in this action.", region=src)
+        exclude = action["arrived"] if src in action["to"] else None
+        moving = self._check_move(tx.state, side, command, None, exclude)
+        self._do_move(tx, side, src, dst, moving)
+        tx.emit(ACTION_CLOSED, side=side)
+        end_action(tx, side)
+
+    def _do_move(self, tx: Tx, side: str, src: str, dst: str, moving: Army) -> None:
+        tx.emit(ARMY_MOVED, src=src, dst=dst, figures=moving)
+        entered(tx, side, dst)
+
+    # --- checks --------------------------------------------------------------------------------
+
+    def _check_move(self, state: State, side: str, command: Command, die: str | None,
+                    exclude: Army | None = None) -> Army:
+        if die is not None:
+            ensure(die in ARMY_FACES or die == "character", "wrong_die",
+                   "Moving armies needs an Army, Muster/Army or Character die (§2).")
+        src, dst = command["from_"], command["to"]
+        army = _without(state["armies"].get(src), exclude)
+        ensure(army is not None and army_side(army) == side and units(army) > 0, "no_army",
+               "You have no army there (that has not moved in this action).", region=src)
+        ensure(src in REGIONS and dst in neighbours(state, src), "not_adjacent",
+               "Armies move one region, to an adjacent one (§3).", to=dst)
+        ensure(field_side(state, dst) != other(side), "not_free",
+               "An army cannot move into a region holding an enemy army (§3).", to=dst)
+        if die == "character":
+            ensure(leaders(army) > 0, "needs_leader",
+                   "A Character die moves only an army with a Leader or Nazgûl (§3).")
+        return _split(state, side, army, command["leave"],
+                      lambda n: not may_enter(state, n, dst))
+
+    def _check_attack(self, state: State, side: str, command: Command,
+                      die: str) -> tuple[str, str, str, Army]:
+        ensure(die in ARMY_FACES or die == "character", "wrong_die",
+               "Attacking needs an Army, Muster/Army or Character die (§4).")
+        src, dst = command["from_"], command["to"]
+        enemy = other(side)
+        if src == dst:
+            box = state["boxes"].get(src)
+            if box and army_side(box) == side:
+                origin, kind = "box:" + src, "sortie"
+                ensure(field_side(state, src) == enemy, "no_target", "No besiegers to attack.")
+            else:
+                origin, kind = src, "siege"
+                ensure(bool(box) and army_side(box) == enemy, "no_target",
+                       "No besieged enemy army there.", region=src)
+        else:
+            origin, kind = src, "field"
+            ensure(src in REGIONS and dst in neighbours(state, src), "not_adjacent",
+                   "An army attacks an adjacent region (§4).", to=dst)
+            ensure(field_side(state, dst) == enemy, "no_target",
+                   "There is no enemy army there to attack.", to=dst)
+        army = state["armies"].get(origin) if kind != "sortie" else state["boxes"].get(src)
+        ensure(army is not None and army_side(army) == side and units(army) > 0, "no_army",
+               "You have no army there.", region=src)
+        if die == "character":
+            ensure(leaders(army) > 0, "needs_leader",
+                   "A Character die attacks only with an army with a Leader or Nazgûl (§4).")
+        force = _split(state, side, army, command["leave"], lambda n: not at_war(state, n))
+        return origin, dst, kind, force
+
+    def _muster_places(self, state: State, side: str) -> list[tuple[str, str, str]]:
+        """(nation, kind, region) a Muster die may place now (wotr.md §10)."""
+        out = []
+        for region in state["regions"]:
+            info = REGIONS[region]
+            nation = info.nation
+            if (info.settlement not in ("city", "town", STRONGHOLD) or nation is None
+                    or NATION_SIDE[nation] != side or not at_war(state, nation)
+                    or state["control"].get(region) != side
+                    or field_side(state, region) == other(side) or region in state["boxes"]):
+                continue
+            for kind in ("regular", "elite", "leader"):
+                if not state["reinf"][nation][_KIND_INDEX[kind]]:
+                    continue
+                if kind == "leader" and nation == "sauron" and info.settlement != STRONGHOLD:
+                    continue  # §10: Nazgûl only in Sauron Strongholds
+                if kind == "leader" and side == FP and units(state["armies"].get(region)) == 0:
+                    continue  # §1: a Free Peoples Leader is never alone on the map
+                out.append((nation, kind, region))
+        return out
+
+    def _check_muster(self, state: State, side: str, recruits: list[tuple[str, str, str]]) -> None:
+        places = set(self._muster_places(state, side))
+        for recruit in recruits:
+            ensure(recruit in places, "cannot_muster_there",
+                   "That figure cannot be mustered there (wotr.md §10).", recruit=list(recruit))
+        if len(recruits) == 2:
+            (n1, k1, r1), (n2, k2, r2) = recruits
+            ensure("elite" not in (k1, k2), "elite_alone", "A die musters one Elite alone.")
+            ensure(r1 != r2, "same_settlement", "Two figures go to two different Settlements.")
+            if n1 == n2 and k1 == k2:
+                ensure(state["reinf"][n1][_KIND_INDEX[k1]] >= 2, "not_enough_reinforcements",
+                       "Not enough figures left in reinforcements.")
+
+    def _diplomacy_nations(self, state: State, side: str) -> list[str]:
+        return [n for n, track in state["politics"].items()
+                if NATION_SIDE[n] == side and track["step"] > 0
+                and (track["active"] or track["step"] > 1)]
+
+    def _second_moves(self, state: State, side: str, action: dict[str, Any]) -> list[Command]:
+        out = []
+        for src in sorted(state["armies"]):
+            if src in action["from"]:
+                continue
+            exclude = action["arrived"] if src in action["to"] else None
+            out.extend(self._moves_from(state, side, src, SECOND_MOVE, None, exclude))
+        return out
+
+    def _moves_from(self, state: State, side: str, src: str, kind: str,
+                    die: str | None, exclude: Army | None = None) -> list[Command]:
+        army = _without(state["armies"][src], exclude)
+        if not army or army_side(army) != side or units(army) == 0:
+            return []
+        if die == "character" and leaders(army) == 0:
+            return []
+        out = []
+        n = units(army)
+        for dst in neighbours(state, src):
+            if field_side(state, dst) == other(side):
+                continue
+            forced = _forced(army, lambda nation, d=dst: not may_enter(state, nation, d))
+            for leave in range(forced, n):
+                command = {"type": kind, "from": src, "to": dst, "leave": leave}
+                if die is not None:
+                    command["die"] = die
+                out.append(command)
+        return out
+
+    def _attacks(self, state: State, side: str, die: str) -> list[Command]:
+        out = []
+        enemy = other(side)
+        sources = [(r, a, False) for r, a in state["armies"].items()]
+        sources += [(r, a, True) for r, a in state["boxes"].items()]
+        for region, army, boxed in sorted(sources, key=lambda t: (t[0], t[2])):
+            if army_side(army) != side or units(army) == 0:
+                continue
+            if die == "character" and leaders(army) == 0:
+                continue
+            forced = _forced(army, lambda n: not at_war(state, n))
+            if forced >= units(army):
+                continue
+            if boxed:
+                targets = [region] if field_side(state, region) == enemy else []
+            else:
+                targets = [d for d in neighbours(state, region) if field_side(state, d) == enemy]
+                box = state["boxes"].get(region)
+                if box and army_side(box) == enemy:
+                    targets.append(region)
+            for target in targets:
+                out.extend({"type": ATTACK, "die": die, "from": region, "to": target,
+                            "leave": leave} for leave in range(forced, units(army)))
+        return out
+
+    def _musters(self, state: State, side: str, die: str) -> list[Command]:
+        places = self._muster_places(state, side)
+        out = []
+        for i, first in enumerate(places):
+            out.append(_muster(die, [first]))
+            if first[1] == "elite":
+                continue
+            for second in places[i + 1:]:
+                if second[1] == "elite" or second[2] == first[2]:
+                    continue
+                if first[:2] == second[:2] and state["reinf"][first[0]][
+                        _KIND_INDEX[first[1]]] < 2:
+                    continue
+                out.append(_muster(die, [first, second]))
+        return out
+
+    # --- prompts and commands ------------------------------------------------------------------
+
+    def pending(self, state: State) -> dict[Seat, Prompt]:
+        if not state or state["over"]:
+            return {}
+        heavy = over_hand_limit(state)
+        if heavy:
+            return {seat_of(side): _DISCARD for side in heavy}
+        if state["battle"] is not None:
+            return {seat_of(side): p for side, p in battle.pending(state).items()}
+        if state["action"] is not None:
+            return {seat_of(state["action"]["side"]): _SECOND}
+        side = state["turn"]
+        kinds = ACTION_KINDS if self._may_pass(state, side) else ACTION_KINDS[:-1]
+        return {seat_of(side): Prompt(kinds, "turn", "use an action die")}
+
+    def _may_pass(self, state: State, side: str) -> bool:
+        return len(state["dice"][side]) < len(state["dice"][other(side)])
+
+    def legal_commands(self, state: State, seat: Seat) -> list[Command]:
+        if seat not in self.pending(state):
+            return []
+        side = SIDES[seat]
+        if over_hand_limit(state):
+            return [{"type": DISCARD, "card": c} for c in sorted(set(state["hands"][side]))]
+        if state["battle"] is not None:
+            return battle.legal(state, side)
+        if state["action"] is not None:
+            return [*self._second_moves(state, side, state["action"]), {"type": END_ACTION}]
+        out: list[Command] = []
+        for die in sorted(set(state["dice"][side])):
+            if die in ARMY_FACES or die == "character":
+                for src in sorted(state["armies"]):
+                    out.extend(self._moves_from(state, side, src, MOVE, die))
+                out.extend(self._attacks(state, side, die))
+            if die in MUSTER_FACES:
+                out.extend(self._musters(state, side, die))
+                out.extend({"type": DIPLOMACY, "die": die, "nation": n}
+                           for n in self._diplomacy_nations(state, side))
+            if die in EVENT_FACES and state["decks"][side]:
+                out.append({"type": DRAW_CARD, "die": die})
+            out.append({"type": SKIP_DIE, "die": die})
+        if self._may_pass(state, side):
+            out.append({"type": PASS})
+        return out
+
+    def default_command(self, state: State, seat: Seat) -> Command:
+        """What a clock plays: the first card for a discard, the battle defaults (battle.py),
+        end an open Army action, pass when allowed, else skip the first die (§2)."""
+        side = SIDES[seat]
+        if over_hand_limit(state):
+            return {"type": DISCARD, "card": sorted(state["hands"][side])[0]}
+        if state["battle"] is not None:
+            return battle.default(state, side)
+        if state["action"] is not None:
+            return {"type": END_ACTION}
+        if self._may_pass(state, side):
+            return {"type": PASS}
+        return {"type": SKIP_DIE, "die": sorted(state["dice"][side])[0]}
+
+    # --- result and hidden information ---------------------------------------------------------
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        if not state or not state["over"]:
+            return None
+        winner = seat_of(state["winner"])
+        return {"winners": [winner], "ranking": [[winner], [1 - winner]],
+                "scores": {str(seat_of(s)): vp(state, s) for s in SIDES},
+                "reason": state["reason"], "winner_side": state["winner"]}
+
+    def seats_in_play(self, state: State) -> int:
+        return 2 if state else 0
+
+    def secrets(self, state: State, viewer: Viewer) -> set[str]:
+        return views.secrets(state, viewer)
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        return views.view(self, state, viewer)
+
+    def redact(self, event: Event, viewer: Viewer) -> Event | None:
+        return views.redact(event, viewer)
+
+    def explain(self, state: State, command: Command, seat: Seat) -> list[str]:
+        lines = super().explain(state, command, seat)
+        try:
+            events = self.decide(state, command, seat, Rng("explain"))
+        except Rejected as exc:
+            return [f"Rejected ({exc.code}): {exc.message}"]
+        # The lines may reach any viewer: events with hidden data show their type only.
+        return [*lines, *(f"{e.type}: {e.data}" if e.type not in _HIDDEN_DATA else e.type
+                          for e in events)]
+
+    def bot(self, level: str) -> Callable[[dict[str, Any], list[Command], Rng], Command]:
+        return bot.level(level)
+
+
+_HIDDEN_DATA = frozenset({COMBAT_CARD_CHOSEN, CARD_DRAWN, GAME_STARTED})
+
+
+def _muster(die: str, recruits: list[tuple[str, str, str]]) -> Command:
+    return {"type": MUSTER, "die": die,
+            "recruits": [{"nation": n, "kind": k, "region": r} for n, k, r in recruits]}
+
+
+GAME = WarOfTheRing()
+_ = (FP, SH, AUDITOR)

@@ -1,0 +1,53 @@
+"""The terminal client plays Mag Blast (issue 10, requirement 5): `tablestream play` takes seat 0
+of a running server's game while a second human, a plain REST client, plays seat 1."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+import requests
+from click.testing import CliRunner
+
+from service.cli import main
+
+pytestmark = pytest.mark.e2e
+
+
+def _first_legal_player(base: str, token: str, game_id: str, stop: threading.Event) -> None:
+    headers = {"Authorization": f"Bearer {token}"}
+    while not stop.is_set():
+        view = requests.get(f"{base}/games/{game_id}", headers=headers, timeout=10).json()
+        if view["status"] == "finished":
+            return
+        if not view["legal_commands"]:
+            time.sleep(0.02)
+            continue
+        requests.post(f"{base}/games/{game_id}/commands", headers=headers, timeout=10,
+                      json={**view["legal_commands"][0], "expected_version": view["version"]})
+
+
+def test_the_terminal_client_plays_a_whole_mag_blast_game(server):
+    ann = requests.post(f"{server}/players", json={"name": "ann"}, timeout=10).json()["token"]
+    bob = requests.post(f"{server}/players", json={"name": "bob"}, timeout=10).json()["token"]
+    created = requests.post(f"{server}/games", headers={"Authorization": f"Bearer {ann}"},
+                            json={"game": "magblast", "seats": [{"kind": "human"},
+                                                                {"kind": "human"}],
+                                  "options": {"sound_effects": "off"}}, timeout=10).json()
+    game_id = created["id"]
+    assert requests.post(f"{server}/games/{game_id}/join",
+                         headers={"Authorization": f"Bearer {bob}"}, timeout=10).ok
+    stop = threading.Event()
+    other = threading.Thread(target=_first_legal_player, args=(server, bob, game_id, stop))
+    other.start()
+    try:
+        result = CliRunner().invoke(main, ["play", "--server", server, "--token", ann,
+                                           "--game", game_id, "--poll", "0.05"],
+                                    input="\n" * 5000)
+    finally:
+        stop.set()
+        other.join(timeout=30)
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "Game over:" in result.output
+    assert '"type": "place_fleet"' in result.output

@@ -1,0 +1,101 @@
+"""The ``expert`` level (games/expert.py, issue 12): honest, deterministic, and legal."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from games import get_game
+from games.core import Event, Rng
+from games.expert import Expert
+
+EXPERT_GAMES = ["loot", "maskmen", "faker_blue"]
+
+
+def _midgame(game, seed: str, steps: int):
+    """A 2-player game played by ``basic`` bots for ``steps`` decisions: its log and state."""
+    log = game.setup(2, game.load_options({}), Rng(seed, 0))
+    state = game.fold(log)
+    basic = game.bot("basic")
+    for step in range(steps):
+        pending = sorted(game.pending(state))
+        if not pending:
+            break
+        seat = pending[0]
+        command = basic(game.seen(state, seat, log), Rng(f"{seed}:bot", step))
+        events = game.decide(state, command, seat, Rng(seed, step + 1))
+        state = game.fold(events, state)
+        log += events
+    return log, state
+
+
+def _swapped(log: list[Event], a: str, b: str) -> list[Event]:
+    """The same log with card ids ``a`` and ``b`` exchanged everywhere."""
+    def swap(text: str) -> str:
+        return (text.replace(f'"{a}"', '"\0"').replace(f'"{b}"', f'"{a}"')
+                .replace('"\0"', f'"{b}"'))
+    return [Event(e.type, json.loads(swap(json.dumps(e.data)))) for e in log]
+
+
+def _hidden_twin(game, log, state, seat):
+    """Another true state the seat cannot tell apart: two of the cards hidden from it (of
+    different kinds) exchanged in the whole log, chosen so its view and redacted log match."""
+    hidden = sorted(game.secrets(state, seat))
+    for i, a in enumerate(hidden):
+        for b in hidden[i + 1:]:
+            if a.rsplit("-", 1)[0] == b.rsplit("-", 1)[0]:
+                continue  # two copies of one kind would change nothing that matters
+            twin_log = _swapped(log, a, b)
+            twin = game.fold(twin_log)
+            if twin != state and game.seen(twin, seat, twin_log) == game.seen(state, seat, log):
+                return twin_log, twin
+    pytest.fail("no pair of hidden cards could be exchanged unseen")
+
+
+@pytest.mark.parametrize("game_name", EXPERT_GAMES)
+def test_the_expert_decides_the_same_when_only_hidden_cards_differ(game_name):
+    game = get_game(game_name)
+    for seed in ("honest-1", "honest-2"):
+        log, state = _midgame(game, seed, 9)
+        seat = min(game.pending(state))
+        twin_log, twin = _hidden_twin(game, log, state, seat)
+        assert twin != state
+        expert = Expert(game)
+        seen, seen_twin = game.seen(state, seat, log, 40), game.seen(twin, seat, twin_log, 40)
+        chosen = expert(seen, Rng("same"))
+        assert expert(seen_twin, Rng("same")) == chosen
+        assert chosen in seen.legal
+
+
+@pytest.mark.parametrize("game_name", EXPERT_GAMES)
+def test_the_expert_is_offered_and_plays_a_legal_command(game_name):
+    game = get_game(game_name)
+    assert "expert" in game.bot_levels
+    log, state = _midgame(game, "legal", 5)
+    seat = min(game.pending(state))
+    seen = game.seen(state, seat, log, 20)
+    assert game.bot("expert")(seen, Rng("e")) in seen.legal
+
+
+@pytest.mark.parametrize("game_name", EXPERT_GAMES)
+def test_a_sampled_world_keeps_everything_the_seat_sees(game_name):
+    # The hook's worlds are in the seat's information set: the seat's view of a world is its
+    # view of the real game (the hidden cards aside, nothing it can see differs).
+    game = get_game(game_name)
+    log, state = _midgame(game, "worlds", 11)
+    seat = min(game.pending(state))
+    seen = game.seen(state, seat, log)
+    for index in range(5):
+        world = game.sample_state(seen, Rng("w", index))
+        assert game.view(world, seat) == seen.view
+        assert game.legal_commands(world, seat) == seen.legal
+
+
+def test_the_budget_is_a_count_derived_from_the_think_time():
+    game = get_game("faker_blue")
+    log, state = _midgame(game, "budget", 3)
+    seat = min(game.pending(state))
+    expert = Expert(game)
+    assert expert.budget(game.seen(state, seat, log, 250)) == int(250 * game.playouts_per_ms)
+    assert expert.budget(game.seen(state, seat, log, 1)) >= 1

@@ -1,0 +1,78 @@
+"""Shared set-ups for the War of the Ring rules tests: a board with chosen armies, dice and
+political positions, scripted dice, and a helper that plays a command and returns the state."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from games.core import Command, Event, Rng, State
+from games.wotr import GAME
+from games.wotr.data import FP, SH
+from tests.games.dsl import given_state
+
+FPS, SHS = 0, 1  # seats: the Free Peoples play seat 0, the Shadow seat 1
+
+
+class Dice(Rng):
+    """Scripted dice: ``roll`` returns the given results in order (and fails when they run out,
+    so a test states every die the rule rolls)."""
+
+    def __init__(self, *rolls: int):
+        super().__init__("scripted")
+        self.rolls = list(rolls)
+
+    def roll(self, sides: int = 6) -> int:
+        assert self.rolls, "the rules rolled more dice than the test scripted"
+        return self.rolls.pop(0)
+
+
+def board(armies: dict[str, Any] | None = None, *, dice: dict[str, list[str]] | None = None,
+          turn: str = SH, war: tuple[str, ...] = ("sauron", "isengard", "southrons", "gondor",
+                                                     "rohan"),
+          scenario: str = "south", hands: dict[str, list[str]] | None = None) -> State:
+    """A ``scenario`` board in its first round with ``armies`` (default: the starting ones),
+    ``dice`` unused, ``turn`` to act and the Nations in ``war`` At War (others as at start)."""
+    state = GAME.fold(GAME.setup(2, GAME.load_options({"scenario": scenario}), Rng("board")))
+    if armies is not None:
+        state["armies"] = copy.deepcopy(armies)
+    state["dice"] = dice if dice is not None else {FP: ["event", "event"], SH: ["army", "army"]}
+    state["turn"] = turn
+    for side in (FP, SH):
+        state["decks"][side] = state["hands"][side] + state["decks"][side]
+        state["hands"][side] = []
+    if hands:
+        for side, cards in hands.items():
+            for card in cards:
+                state["decks"][side].remove(card)
+            state["hands"][side] = list(cards)
+    for nation in war:
+        state["politics"][nation] = {"step": 0, "active": True}
+    return state
+
+
+def play(state: State, seat: int, command: Command, rng: Rng | None = None) -> State:
+    return given_state(GAME, state).when(command, seat, rng or Rng("play")).then_state()
+
+
+def events(state: State, seat: int, command: Command, rng: Rng | None = None) -> list[Event]:
+    return given_state(GAME, state).when(command, seat, rng or Rng("play")).events
+
+
+def attack(frm: str, to: str, die: str = "army", leave: int = 0) -> Command:
+    return {"type": "attack", "die": die, "from": frm, "to": to, "leave": leave}
+
+
+def move(frm: str, to: str, die: str = "army", leave: int = 0) -> Command:
+    return {"type": "move", "die": die, "from": frm, "to": to, "leave": leave}
+
+
+NO_CARD: Command = {"type": "combat_card", "card": "", "x": 0}
+
+
+def no_cards(state: State, rng: Rng) -> State:
+    """Both sides play no combat card (the attacker's choice first, then the defender's)."""
+    b = state["battle"]
+    first, second = (SHS, FPS) if b["attacker"] == SH else (FPS, SHS)
+    state = play(state, first, NO_CARD)
+    return play(state, second, NO_CARD, rng)

@@ -89,7 +89,14 @@ def test_random_playout_ends_and_folds_consistently(name, seats, seed):
     assert game.view(state, AUDITOR)
 
 
-@pytest.mark.parametrize("name", sorted(REGISTRY))
+# Found by this test when Mag Blast landed: legal_commands reads state["dealt"][seat] while it
+# is None between two events of one command (games/magblast/legal.py); for the magblast owner.
+KNOWN_MIDBATCH_FAILURES = {"magblast": "legal_commands on a state between two events: TypeError"}
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=pytest.mark.xfail(reason=KNOWN_MIDBATCH_FAILURES[name], strict=True))
+    if name in KNOWN_MIDBATCH_FAILURES else name for name in sorted(REGISTRY)])
 def test_every_state_between_two_events_can_be_shown(name):
     """Replay and explain may stop inside one command's events (e.g. Faker Blue's
     cards_discarded before the next turn's draw): pending, legal commands and every view of

@@ -15,7 +15,7 @@ import copy
 import time
 from collections import Counter
 
-from games.core import Rng, random_bot
+from games.core import Rng, Seen, random_bot
 from games.magblast import GAME
 from games.magblast.data import ACTION_IDS, SHIP_IDS
 
@@ -61,7 +61,7 @@ def play(game: int) -> tuple[int, int]:
                 GAME.decide(state, command, seat, Rng("legal", step))
                 checked += 1
             assert state == before, "decide mutated the state"
-        command = random_bot({}, legal, Rng(f"bot-{game}", step))
+        command = random_bot(Seen(seat, {}, legal), Rng(f"bot-{game}", step))
         for event in GAME.decide(state, command, seat, Rng(f"game-{game}", step)):
             state = GAME.evolve(state, event)
             assert census(state), f"game {game}: {event.type} lost or doubled a card"

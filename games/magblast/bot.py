@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import Command, Rng
+from games.core import Command, Rng, Seen
 from games.magblast.data import ACTIONS, COMMAND_HULL, SHIPS, ZONES, kind
 
 DH_ORDER = ("catastrophic_damage", "boarding_party", "bridge_hit", "concussive_blast")
@@ -186,8 +186,10 @@ def _attack(view: dict[str, Any], legal: list[Command], seat: int) -> Command:
     return {"type": "end_turn"}
 
 
-def basic_bot(view: dict[str, Any], legal: list[Command], rng: Rng) -> Command:
-    """The ``basic`` level (see the module docstring)."""
+def basic_bot(seen: Seen, rng: Rng) -> Command:
+    """The ``basic`` level (see the module docstring): it uses the seat's view and legal
+    commands only (games/core.py ``Seen``)."""
+    view, legal = seen.view, seen.legal
     seat = view["viewer"]
     kinds = set(view["pending"].get(str(seat), {}).get("kinds", ()))
     types = {c["type"] for c in legal}

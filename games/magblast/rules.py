@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.core import (
+    Bot,
     Command,
     Event,
     Game,
@@ -511,7 +512,7 @@ class MagBlast(Game):
         """The checks each command passed, in words (turret match, zone, target exposed...)."""
         return legal.explain(self, state, command, seat)
 
-    def bot(self, level: str) -> Callable[[dict[str, Any], list[Command], Rng], Command]:
+    def bot(self, level: str) -> Bot:
         if level == "basic":
             return bot.basic_bot
         return super().bot(level)

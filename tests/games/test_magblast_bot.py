@@ -20,7 +20,7 @@ def four(*ships):
 
 
 def choose(state, seat):
-    return basic_bot(GAME.view(state, seat), GAME.legal_commands(state, seat), Rng("bot"))
+    return basic_bot(GAME.seen(state, seat), Rng("bot"))
 
 
 def run(state, *moves):

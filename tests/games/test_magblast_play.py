@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from games.core import AUDITOR, SPECTATOR, Rng, random_bot
+from games.core import AUDITOR, SPECTATOR, Rng, Seen, random_bot
 from games.magblast import GAME
 from games.magblast.bot import basic_bot
 from tests.games.magblast_table import conserved
@@ -41,7 +41,7 @@ def playout(seats: int, seed: int, options: dict, levels=None, check=None):
         legal = GAME.legal_commands(state, seat)
         if check:
             check(state, seat, legal, step)
-        command = bots[seat](GAME.view(state, seat), legal, Rng(f"bot-{seed}", step))
+        command = bots[seat](GAME.seen(state, seat), Rng(f"bot-{seed}", step))
         new = GAME.decide(state, command, seat, Rng(f"game-{seed}", step))
         for event in new:
             state = GAME.evolve(state, event)
@@ -100,7 +100,7 @@ def test_redacted_events_show_no_secret_of_the_moment():
             break
         seat = sorted(GAME.pending(state))[0]
         legal = GAME.legal_commands(state, seat)
-        command = random_bot({}, legal, Rng("r", step))
+        command = random_bot(Seen(seat, {}, legal), Rng("r", step))
         for event in GAME.decide(state, command, seat, Rng("g", step)):
             before = {v: GAME.secrets(state, v) for v in range(4)}
             state = GAME.evolve(state, event)
@@ -130,4 +130,4 @@ def test_basic_beats_random_most_of_the_time():
 def test_the_basic_bot_picks_a_legal_command():
     state = GAME.fold(GAME.setup(3, GAME.load_options({}), Rng("b")))
     legal = GAME.legal_commands(state, 0)
-    assert basic_bot(GAME.view(state, 0), legal, Rng("x")) in legal
+    assert basic_bot(GAME.seen(state, 0), Rng("x")) in legal

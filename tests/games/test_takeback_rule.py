@@ -60,7 +60,10 @@ def test_maskmen_cards_played_show_themselves_and_never_the_set_aside():
     game, state, seat = _opening("maskmen")
     play = next(c for c in game.legal_commands(state, seat) if c["type"] == "play")
     shown = _reveals(game, state, seat, play, 1 - seat)
-    assert shown == set(play["cards"])
+    # A play names a wrestler and a count (issue 12): the copies the server took leave the
+    # hand, and they are what the others now know of it.
+    assert len(shown) == play["count"]
+    assert all(card.startswith(play["wrestler"] + "-") for card in shown)
     assert not shown & set(state["set_aside"])
 
 

@@ -102,4 +102,4 @@ def test_two_humans_answer_a_four_card_chain_and_a_reaction_clock_expires(api, w
     assert final["result"]["winners"]
     assert {seat for seat, _ in sent} <= {0, 2}
     assert {e["seat"] for e in _events(api, game_id)
-            if e["type"] == "card_played"} & {"1", "3"}, "the bots played cards"
+            if e["type"] == "card_played"} & {1, 3}, "the bots played cards"

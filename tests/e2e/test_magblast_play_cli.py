@@ -50,4 +50,4 @@ def test_the_terminal_client_plays_a_whole_mag_blast_game(server):
         other.join(timeout=30)
     assert result.exit_code == 0, result.output[-2000:]
     assert "Game over." in result.output
-    assert '"type": "place_fleet"' in result.output
+    assert "Place fleet" in result.output  # the choices, explained in words

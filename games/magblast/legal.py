@@ -112,7 +112,8 @@ def commands(state: State, seat: Seat, prompt: Prompt | None) -> list[Command]:
     kinds = prompt.kinds
     hand = state["hands"][seat]
     out: list[Command] = []
-    if PLACE_FLEET in kinds:
+    # Between the deal's events (a replay may stop there) the fleet draw is not dealt yet.
+    if PLACE_FLEET in kinds and state["dealt"]:
         for four in combinations(state["dealt"][seat], 4):
             for r in range(4):
                 rotated = four[r:] + four[:r]

@@ -464,6 +464,10 @@ class MagBlast(Game):
                 return {first["seat"]: Prompt((MAKE_SOUND, STAY_SILENT), "reaction",
                                               "make the Blast's sound effect")}
             asked = chain.responder(state)
+            if asked is None:
+                # Inside one command's events (a replay may stop there) the chain is open but
+                # resolves in the same batch: nobody is asked yet.
+                return {}
             kinds = tuple(k for k in (RESPOND, CRANIUM) if k in chain.answers(state, asked))
             label = f"respond to {kind(chain.top(state)['card'] or 'cranium-0')}?"
             return {asked: Prompt((*kinds, NO_RESPONSE), "reaction", label)}

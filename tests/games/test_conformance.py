@@ -89,10 +89,7 @@ def test_random_playout_ends_and_folds_consistently(name, seats, seed):
     assert game.view(state, AUDITOR)
 
 
-# Found by this test when Mag Blast landed: between two events of one command, its pending
-# prompts can name no seat inside a response chain (games/magblast/chain.py answers); the
-# deal's case (legal.py) is fixed. For the magblast owner.
-KNOWN_MIDBATCH_FAILURES = {"magblast": "pending inside a response chain batch: TypeError"}
+KNOWN_MIDBATCH_FAILURES: dict[str, str] = {}  # game -> why its mid-batch states cannot be shown
 
 
 @pytest.mark.parametrize("name", [

@@ -27,6 +27,7 @@ from service.config import Config
 from service.http import create_app
 from tests import unlimited
 from tests.service.conftest import Api
+from tests.service.test_sse import idle_stream_keeps_alive_then_carries_a_move
 
 
 @pytest.fixture(scope="module")
@@ -99,16 +100,4 @@ def test_api_on_a_cluster_plays_a_move_and_streams_it(cluster_url, monkeypatch):
     monkeypatch.setenv("REDIS_CLUSTER", "1")
     api = Api(create_app(Config(redis_url=cluster_url, workers_enabled=False,
                                 sse_heartbeat_seconds=0.2, **unlimited.CONFIG)))
-    game_id, players = api.table("tally", 1, {"target": 100})
-    version = api.get(game_id)["version"]
-    response = api.client.get(f"/v1/games/{game_id}/events/stream?last_event_id={version}",
-                              headers=players[0], buffered=False)
-    chunks = iter(response.response)
-    try:
-        assert next(chunks) == b": connected\n\n"
-        assert next(chunks) == b": keep-alive\n\n"
-        assert api.send(game_id, players[0], {"type": "add", "amount": 1},
-                        version).status_code == 200
-        assert next(chunks).startswith(f"id: {version + 1}\n".encode())
-    finally:
-        response.close()
+    idle_stream_keeps_alive_then_carries_a_move(api)

@@ -72,7 +72,11 @@ def test_idle_stream_outlives_the_socket_timeout_with_the_production_heartbeat(r
 
     config = Config(redis_url=redis_url, workers_enabled=False, **unlimited.CONFIG)
     assert config.sse_heartbeat_seconds == Config().sse_heartbeat_seconds == 15.0
-    api = Api(create_app(config))
+    idle_stream_keeps_alive_then_carries_a_move(Api(create_app(config)))
+
+
+def idle_stream_keeps_alive_then_carries_a_move(api) -> None:
+    """An idle game stream sends a keep-alive after a whole heartbeat, then the next move."""
     game_id, players = api.table("tally", 1, {"target": 100})
     version = api.get(game_id)["version"]
     response = api.client.get(f"/v1/games/{game_id}/events/stream?last_event_id={version}",

@@ -9,7 +9,7 @@ import uuid
 import pytest
 import redis
 from redis.cluster import RedisCluster
-from rq import Queue
+from rq import SimpleWorker
 
 from events.redis_store import (
     MAX_BLOCK_MS,
@@ -26,7 +26,9 @@ from tests import unlimited
 from tests.cluster import SLOTS, LocalCluster
 from tests.service.conftest import Api
 from tests.service.test_sse import idle_stream_keeps_alive_then_carries_a_move
+from workers import jobs
 from workers.scheduling import QUEUES_NOT_ON_CLUSTER, JobScheduler, queue_connection
+from workers.sweeper import Sweeper
 
 
 @pytest.fixture
@@ -85,12 +87,12 @@ def test_api_on_a_cluster_plays_a_move_and_streams_it(redis_cluster, on_cluster)
     idle_stream_keeps_alive_then_carries_a_move(api)
 
 
-def test_api_on_a_cluster_issues_bot_jobs_on_the_plain_queue_redis(redis_cluster, on_cluster,
-                                                                   plain_redis_url):
+def test_bot_jobs_from_the_plain_queue_redis_play_on_the_cluster(redis_cluster, on_cluster,
+                                                                 plain_redis_url):
     queue = f"cluster-{uuid.uuid4().hex[:12]}"
-    followups = JobScheduler(queue_connection(plain_redis_url), queue)
+    scheduler = JobScheduler(queue_connection(plain_redis_url), queue)
     api = Api(create_app(Config(redis_url=redis_cluster.url, queue_redis_url=plain_redis_url,
-                                **unlimited.CONFIG), followups=followups))
+                                **unlimited.CONFIG), followups=scheduler))
     host = api.player("host")
     game_id = api.create(host, "tally", [{"kind": "human"}, {"kind": "bot", "level": "random"}],
                          {"target": 100})
@@ -98,8 +100,20 @@ def test_api_on_a_cluster_issues_bot_jobs_on_the_plain_queue_redis(redis_cluster
     if "0" in started["pending"]:  # tally's first seat is drawn: the human moves first
         assert api.send(game_id, host, {"type": "add", "amount": 1},
                         started["version"]).status_code == 200
-    jobs = Queue(queue, connection=queue_connection(plain_redis_url)).get_job_ids()
-    assert [job for job in jobs if job.startswith(f"bot-{game_id}-1-")] != []
+    bot_turn = api.get(game_id)
+    assert list(bot_turn["pending"]) == ["1"]
+    assert [job for job in scheduler.queue.get_job_ids() if job.startswith(f"bot-{game_id}-1-")]
+    jobs.use_service(api.service)
+    try:
+        worker = SimpleWorker([scheduler.queue], connection=scheduler.connection)
+        worker.work(burst=True, max_jobs=1, logging_level="WARNING")
+        # The job ran a bot move against the cluster store; a sweep finds nothing lost.
+        after = api.get(game_id)
+        assert after["version"] == bot_turn["version"] + 1 and list(after["pending"]) == ["0"]
+        assert Sweeper(api.service, scheduler).sweep_game(game_id) == 0
+    finally:
+        jobs.use_service(None)
+
 
 def test_an_api_on_a_cluster_without_a_queue_redis_is_refused_at_start(redis_cluster,
                                                                        on_cluster):

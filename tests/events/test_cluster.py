@@ -32,6 +32,12 @@ from workers.sweeper import Sweeper
 
 
 @pytest.fixture
+def cluster_url(redis_cluster: LocalCluster) -> str:
+    """The URL of the session's 3-master cluster (tests/conftest.py)."""
+    return redis_cluster.url
+
+
+@pytest.fixture
 def on_cluster(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every client the code makes from a URL is a cluster client, as in a deployment."""
     monkeypatch.setenv("REDIS_CLUSTER", "1")
@@ -60,31 +66,6 @@ def test_games_of_one_store_land_on_every_master_and_read_back(redis_cluster: Lo
     assert nodes == set(redis_cluster.ports)
     assert all(store.last_version(game_id) == 1 for game_id in games)
     assert set(games) <= set(store.game_ids())  # SCAN visits every master
-
-
-def test_cluster_store_appends_reads_and_blocks_with_pools_of_its_own(redis_cluster):
-    client = connect(redis_cluster.url, cluster=True)
-    assert isinstance(client, RedisCluster)
-    store = RedisEventStore(client)
-    game_id = f"cluster-{uuid.uuid4().hex}"
-    store.create(game_id, {"game": "tally"}, "secret")
-    store.append(game_id, 0, [NewEvent("added", {"amount": 1})], "c1")
-    assert [e.version for e in store.wait(game_id, 0, 15_000)] == [1]
-    assert store.wait(game_id, 1, 200) == []  # blocked, then nothing
-    assert store.write_error() is None
-    commands, blocking = _node_pool(client), _node_pool(store.blocking_client())
-    assert isinstance(commands, redis.BlockingConnectionPool)
-    assert isinstance(blocking, redis.BlockingConnectionPool)
-    assert commands.max_connections == POOL_SIZE
-    assert blocking.max_connections == STREAM_POOL_SIZE
-    assert commands.connection_kwargs["socket_timeout"] == SOCKET_TIMEOUT
-    assert blocking.connection_kwargs["socket_timeout"] > MAX_BLOCK_MS / 1000
-
-
-def test_api_on_a_cluster_plays_a_move_and_streams_it(redis_cluster, on_cluster):
-    api = Api(create_app(Config(redis_url=redis_cluster.url, workers_enabled=False,
-                                sse_heartbeat_seconds=0.2, **unlimited.CONFIG)))
-    idle_stream_keeps_alive_then_carries_a_move(api)
 
 
 def test_bot_jobs_from_the_plain_queue_redis_play_on_the_cluster(redis_cluster, on_cluster,
@@ -122,3 +103,28 @@ def test_an_api_on_a_cluster_without_a_queue_redis_is_refused_at_start(redis_clu
     with pytest.raises(ValueError) as refused:
         JobScheduler.from_url(redis_cluster.url)
     assert str(refused.value) == QUEUES_NOT_ON_CLUSTER
+
+
+def test_cluster_store_appends_reads_and_blocks_with_pools_of_its_own(cluster_url):
+    client = connect(cluster_url, cluster=True)
+    assert isinstance(client, RedisCluster)
+    store = RedisEventStore(client)
+    store.create("cluster-g1", {"game": "tally"}, "secret")
+    store.append("cluster-g1", 0, [NewEvent("added", {"amount": 1})], "c1")
+    assert [e.version for e in store.wait("cluster-g1", 0, 15_000)] == [1]
+    assert store.wait("cluster-g1", 1, 200) == []  # blocked, then nothing
+    assert store.write_error() is None
+    commands, blocking = _node_pool(client), _node_pool(store.blocking_client())
+    assert isinstance(commands, redis.BlockingConnectionPool)
+    assert isinstance(blocking, redis.BlockingConnectionPool)
+    assert commands.max_connections == POOL_SIZE
+    assert blocking.max_connections == STREAM_POOL_SIZE
+    assert commands.connection_kwargs["socket_timeout"] == SOCKET_TIMEOUT
+    assert blocking.connection_kwargs["socket_timeout"] > MAX_BLOCK_MS / 1000
+
+
+def test_api_on_a_cluster_plays_a_move_and_streams_it(cluster_url, monkeypatch):
+    monkeypatch.setenv("REDIS_CLUSTER", "1")
+    api = Api(create_app(Config(redis_url=cluster_url, workers_enabled=False,
+                                sse_heartbeat_seconds=0.2, **unlimited.CONFIG)))
+    idle_stream_keeps_alive_then_carries_a_move(api)

@@ -103,6 +103,9 @@ def drive(port: int, games: int, seconds: float) -> dict[str, Any]:
         mine_errors: dict[str, int] = {}
         ready.wait()
         go.wait()
+        # A fresh connection: gunicorn closes one idle for its keep-alive (2 s) while the other
+        # games were being set up, and a move must not fail on that.
+        client = Client(port)
         start, end = window
         while (now := time.perf_counter()) < end:
             requests += 1

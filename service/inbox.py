@@ -17,6 +17,7 @@ from typing import Any
 from events.projector import Projection
 from events.redis_store import MAX_BLOCK_MS, blocking_client
 from events.store import StoredEvent
+from service.errors import NotFound
 
 log = logging.getLogger(__name__)
 
@@ -166,15 +167,30 @@ def build_inbox(client: Any, followups: Any, config: Any, blocking: Any = None) 
 
 
 MY_GAMES_FILTERS = ("all", "open", "running", "my_turn", "finished")
+ACTIVE_LIMIT = 1000  # a player's open and running games looked at for one filtered page
 
 
-def my_games(service: Any, player_id: str, which: str = "all",
-             limit: int = 100) -> list[dict[str, Any]]:
-    """The player's games with their seat and, when it is theirs to act, the prompt and its
-    deadline; ``my_turn`` lists the soonest deadline first."""
+def my_games(service: Any, player_id: str, which: str = "all", limit: int = 100,
+             offset: int = 0) -> list[dict[str, Any]]:
+    """A page of the player's games with their seat and, when it is theirs to act, the prompt
+    and its deadline; ``my_turn`` lists the soonest deadline first.
+
+    Reads the player's game indexes (service/lobby.py), never every game they ever played:
+    ``finished`` pages through their finished games, ``open``/``running``/``my_turn`` look at
+    their active games only, ``all`` lists active games before finished ones.
+    """
+    lobby = service.lobby
+    if which in ("open", "running", "my_turn"):
+        ids = lobby.games_of(player_id, "active", 0, ACTIVE_LIMIT)
+    else:
+        ids = lobby.games_of(player_id, "finished" if which == "finished" else "all", offset,
+                             limit)
     rows = []
-    for game_id in service.inbox.games(player_id, limit=500):
-        projection = service.projection(game_id)
+    for game_id in ids:
+        try:
+            projection = service.projection(game_id)
+        except NotFound:
+            continue  # indexed before its first event, which never came
         seat = projection.seat_of(player_id)
         if seat is None:
             continue  # the player left before the game started
@@ -184,12 +200,15 @@ def my_games(service: Any, player_id: str, which: str = "all",
                "version": projection.version, "seat": seat, "your_turn": mine is not None,
                "pending": mine, "created_at": projection.data.get("created_at"),
                "result": projection.data.get("result")}
-        if which == "all" or which == row["status"] or (which == "my_turn" and mine):
+        if which in ("all", "finished") or which == row["status"] or \
+                (which == "my_turn" and mine):
             rows.append(row)
     if which == "my_turn":
         rows.sort(key=lambda r: (r["pending"]["deadline"] is None,
                                  r["pending"]["deadline"] or 0, r["pending"]["since"]))
-    return rows[:limit]
+    if which in ("open", "running", "my_turn"):
+        return rows[offset:offset + limit]
+    return rows
 
 
 def warn_clock(service: Any, game_id: str, seat: int, since: int) -> bool:

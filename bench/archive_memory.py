@@ -63,7 +63,6 @@ def index_share(client, players: list[str]) -> float:
     keys = [ROWS, DUE, ARCHIVE_DUE] + [status_key(s, g) for s in ("open", "running", "finished")
                                        for g in (None, "loot")]
     keys += [player_key(p, which) for p in players for which in ("active", "finished")]
-    keys += [f"players:{p}:games" for p in players]  # the inbox's list of a player's games
     return sum(usage(client, key) for key in keys) / GAMES
 
 

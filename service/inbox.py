@@ -29,10 +29,6 @@ def inbox_key(player_id: str) -> str:
     return f"inbox:{player_id}"
 
 
-def player_games_key(player_id: str) -> str:
-    return f"players:{player_id}:games"
-
-
 def notices(game_id: str, projection: Projection,
             appended: list[StoredEvent]) -> list[tuple[str, dict[str, Any]]]:
     """(player id, notice) for every human player these appended events concern."""
@@ -85,11 +81,8 @@ class Inbox:
     def after_append(self, game_id: str, projection: Projection,
                      appended: list[StoredEvent]) -> None:
         """Publish what these events mean to each player; never fail the append that happened."""
+        # The player's games are indexed by the lobby (players:<id>:games:active/finished).
         try:
-            created = projection.data.get("created_at") or 0
-            for event in appended:
-                if event.type == "seat_joined":
-                    self.remember_game(event.data["player"], game_id, created)
             self.publish(notices(game_id, projection, appended))
         except Exception:
             log.warning("could not publish notices for game %s", game_id, exc_info=True)
@@ -132,14 +125,6 @@ class Inbox:
         """The id of the player's newest notice ("0-0" when there is none)."""
         newest = self.redis.xrevrange(inbox_key(player_id), count=1)
         return _text(newest[0][0]) if newest else "0-0"
-
-    def remember_game(self, player_id: str, game_id: str, created_at: float) -> None:
-        self.redis.zadd(player_games_key(player_id), {game_id: created_at}, nx=True)
-
-    def games(self, player_id: str, limit: int = 500) -> list[str]:
-        """The ids of games this player has sat at, newest first."""
-        return [_text(g) for g in self.redis.zrevrange(player_games_key(player_id), 0,
-                                                       limit - 1)]
 
 
 def _millis(seconds: float | None) -> int | None:

@@ -220,6 +220,13 @@ class Lobby:
         return [_text(x) for x in self.redis.zrangebyscore(ARCHIVE_DUE, "-inf", until,
                                                            start=0, num=limit)]
 
+    def rows(self, ids: list[str]) -> dict[str, dict[str, Any]]:
+        """The index rows of ``ids`` (those that have one)."""
+        if not ids:
+            return {}
+        return {game_id: json.loads(raw) for game_id, raw in zip(ids, self.redis.hmget(ROWS, ids),
+                                                                  strict=True) if raw}
+
     def active(self, batch: int = 500) -> Iterator[str]:
         """Every open and running game id (the reconcile pass: cost tracks active games)."""
         for status in ACTIVE:
@@ -244,8 +251,10 @@ class Lobby:
             return 0
         return self.rebuild(service)
 
-    def reindex(self, service: Any, game_id: str) -> bool:
-        """Index one game from its log; False when it cannot be read."""
+    def reindex(self, service: Any, game_id: str,
+                indexed: tuple[dict[str, Any] | None, float | None] | None = None) -> bool:
+        """Index one game from its log unless what is ``indexed`` of it (its row and due
+        score, when the caller read them) is right already; False when it cannot be read."""
         from service.errors import NotFound
 
         try:
@@ -256,14 +265,43 @@ class Lobby:
         except Exception:  # one unreadable log must not keep every other game unlisted
             log.exception("cannot index game %s", game_id)
             return False
+        if indexed is not None and indexed[0] is not None and \
+                _same_row(indexed[0], summary(game_id, projection)) and \
+                indexed[1] == earliest_due(projection):
+            return True
         self.index(game_id, projection)
         return True
 
+    def reconcile(self, service: Any, batch: int = 200) -> int:
+        """Re-index the open and running games whose row or due score disagrees with their
+        log (read a batch at a time); how many games it looked at."""
+        ids = list(self.active())
+        for start in range(0, len(ids), batch):
+            chunk = ids[start:start + batch]
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hmget(ROWS, chunk)
+            pipe.zmscore(DUE, chunk)
+            raw_rows, scores = pipe.execute()
+            for game_id, raw, score in zip(chunk, raw_rows, scores, strict=True):
+                row = json.loads(raw) if raw else None
+                self.reindex(service, game_id,
+                             (row, None if score is None else float(score)))
+        return len(ids)
+
 
 def summary(game_id: str, projection: Projection) -> dict[str, Any]:
+    """The lobby row (GameSummary), plus what ``/v1/me/games`` shows of a finished game
+    (``players`` by seat, ``result``) so it need not read the game's archive."""
     seats = projection.seats
     return {"id": game_id, "game": projection.data["game"], "status": projection.status,
             "seats": len(seats),
             "free_seats": sum(1 for s in seats if s["kind"] == "human" and not s.get("player")),
             "bots": sum(1 for s in seats if s["kind"] == "bot"),
-            "created_at": projection.data.get("created_at"), "version": projection.version}
+            "created_at": projection.data.get("created_at"), "version": projection.version,
+            "players": [s.get("player") for s in seats],
+            "result": projection.data.get("result")}
+
+
+def _same_row(stored: dict[str, Any], current: dict[str, Any]) -> bool:
+    """Rows agree but for the version, which rows keep only as of the last platform event."""
+    return {**stored, "version": None} == {**current, "version": None}

@@ -96,12 +96,7 @@ class Sweeper:
     def reconcile(self) -> int:
         """Re-index every open and running game from its log (and, once, the games of the
         pre-issue-13 index); how many games it looked at."""
-        lobby = self.lobby
-        count = lobby.migrate(self.service)
-        for game_id in list(lobby.active()):
-            lobby.reindex(self.service, game_id)
-            count += 1
-        return count
+        return self.lobby.migrate(self.service) + self.lobby.reconcile(self.service)
 
     def archive_finished(self) -> int:
         """Archive the finished games whose archiving is due; how many."""

@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
@@ -78,6 +79,7 @@ class Lobby:
         # game id -> the due score this process wrote last (None: removed), so a move that does
         # not change it costs no write
         self._due: OrderedDict[str, float | None] = OrderedDict()
+        self._due_lock = threading.Lock()
 
     # --- writing ------------------------------------------------------------------------------
 
@@ -99,7 +101,9 @@ class Lobby:
             self.index(game_id, projection, finished_at, left)
             return
         due = earliest_due(projection)
-        if self._due.get(game_id, -1.0) == due:
+        with self._due_lock:
+            unchanged = self._due.get(game_id, -1.0) == due
+        if unchanged:
             return
         pipe = self.redis.pipeline(transaction=False)
         self._write_due(pipe, game_id, due)
@@ -150,10 +154,11 @@ class Lobby:
             pipe.zrem(DUE, game_id)
         else:
             pipe.zadd(DUE, {game_id: due})
-        self._due[game_id] = due
-        self._due.move_to_end(game_id)
-        while len(self._due) > _DUE_CACHE_SIZE:
-            self._due.popitem(last=False)
+        with self._due_lock:
+            self._due[game_id] = due
+            self._due.move_to_end(game_id)
+            while len(self._due) > _DUE_CACHE_SIZE:
+                self._due.popitem(last=False)
 
     def forget(self, game_id: str) -> None:
         """Drop a game that does not exist (or has no events) from every index."""
@@ -164,7 +169,8 @@ class Lobby:
         pipe.zrem(DUE, game_id)
         pipe.zrem(ARCHIVE_DUE, game_id)
         pipe.execute()
-        self._due.pop(game_id, None)
+        with self._due_lock:
+            self._due.pop(game_id, None)
 
     def archived(self, game_id: str) -> None:
         """The game was archived: it is no longer due for it."""

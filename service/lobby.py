@@ -108,6 +108,7 @@ class Lobby:
         pipe = self.redis.pipeline(transaction=False)
         self._write_due(pipe, game_id, due)
         pipe.execute()
+        self._remember_due(game_id, due)
 
     # Kept for callers of the earlier single-row lobby.
     def update(self, game_id: str, projection: Projection) -> None:
@@ -146,14 +147,20 @@ class Lobby:
             pipe.zadd(status_key(status, game), {game_id: created})
             for player in players:
                 pipe.zadd(player_key(player, "active"), {game_id: created})
-        self._write_due(pipe, game_id, earliest_due(projection))
+        due = earliest_due(projection)
+        self._write_due(pipe, game_id, due)
         pipe.execute()
+        self._remember_due(game_id, due)
 
     def _write_due(self, pipe: Any, game_id: str, due: float | None) -> None:
         if due is None:
             pipe.zrem(DUE, game_id)
         else:
             pipe.zadd(DUE, {game_id: due})
+
+    def _remember_due(self, game_id: str, due: float | None) -> None:
+        """What the due index holds for ``game_id`` now (written: a failed write is not
+        remembered, so the next append tries again)."""
         with self._due_lock:
             self._due[game_id] = due
             self._due.move_to_end(game_id)

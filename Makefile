@@ -61,6 +61,7 @@ bench: install
 	$(BIN)/python bench/clock_lateness.py
 	$(BIN)/python bench/replay_and_explain.py
 	$(BIN)/python bench/cluster_scaling.py
+	$(BIN)/python bench/archive_memory.py
 
 # Kills Redis, gunicorn and the RQ worker with -9 under load; not part of `make test`.
 faults: install

@@ -95,4 +95,4 @@ def game_id(redis_client: RedisClient) -> Iterator[str]:
     gid = f"test-{uuid.uuid4().hex}"
     yield gid
     redis_client.delete(*(f"{{g:{gid}}}:{part}" for part in ("log", "meta", "secret", "cmds",
-                                                               "snap", "snaps")))
+                                                               "snap", "snaps", "archive")))

@@ -37,6 +37,7 @@ from rq.registry import ScheduledJobRegistry
 
 from events.projector import Projection
 from events.redis_store import client_options
+from service.due import Due, due_jobs, warning_lead  # noqa: F401 (re-exported: tests, jobs)
 from workers import queue_name
 
 log = logging.getLogger(__name__)
@@ -56,18 +57,6 @@ CLOCK_WARNING = "workers.jobs.clock_warning"
 FUNCTIONS = {"bot": BOT_TURN, "clock": TURN_TIMEOUT, "undo": UNDO_LAPSE, "warn": CLOCK_WARNING}
 
 
-@dataclass(frozen=True)
-class Due:
-    """A job a projection calls for: a bot turn now, or a clock expiry at ``at``."""
-
-    # "bot", "clock", "undo" (a takeback request that lapses unanswered) or "warn" (a player is
-    # told their clock is about to run out)
-    kind: str
-    seat: int
-    since: int
-    at: float  # epoch seconds: when the prompt opened (bot) or its deadline (clock, undo)
-
-
 def job_id(kind: str, game_id: str, seat: int, since: int) -> str:
     """The deterministic RQ job id of (kind, game, seat, since)."""
     # A game id may hold dashes, but seat and since are ints, so the id parses from the right.
@@ -75,35 +64,6 @@ def job_id(kind: str, game_id: str, seat: int, since: int) -> str:
     if not _SAFE_ID.fullmatch(game):
         game = "h" + hashlib.sha256(game_id.encode()).hexdigest()[:24]
     return f"{kind}-{game}-{seat}-{since}"
-
-
-def warning_lead(clock_seconds: float) -> float:
-    """How long before a turn clock runs out its player is warned: a quarter of the clock, at
-    most 30 s; none for clocks under 20 s, where a warning would only be noise."""
-    return 0.0 if clock_seconds < 20 else min(30.0, clock_seconds / 4)
-
-
-def due_jobs(projection: Projection) -> list[Due]:
-    """Every job the projection calls for: bot seats that must act, clocked human seats."""
-    if projection.status != "running":
-        return []
-    due = []
-    for key, opened in sorted(projection.opened.items()):
-        seat = int(key)
-        if projection.seats[seat].get("bot"):
-            due.append(Due("bot", seat, opened["since"], opened["at"] / 1000))
-        else:
-            deadline = projection.deadline(seat)
-            if deadline is not None:
-                due.append(Due("clock", seat, opened["since"], deadline))
-                lead = warning_lead(deadline - opened["at"] / 1000)
-                if lead:
-                    due.append(Due("warn", seat, opened["since"], deadline - lead))
-    undo = projection.data.get("undo")
-    seconds = projection.data["options"].get("reaction_seconds", 0)
-    if undo and undo.get("waiting") and seconds:
-        due.append(Due("undo", undo["by"], undo["at_version"], undo["at"] / 1000 + seconds))
-    return due
 
 
 def _queue_options() -> dict[str, Any]:

@@ -128,3 +128,22 @@ def test_api_on_a_cluster_plays_a_move_and_streams_it(cluster_url, monkeypatch):
     api = Api(create_app(Config(redis_url=cluster_url, workers_enabled=False,
                                 sse_heartbeat_seconds=0.2, **unlimited.CONFIG)))
     idle_stream_keeps_alive_then_carries_a_move(api)
+
+
+def test_a_finished_game_on_a_cluster_is_indexed_archived_and_read_back(cluster_url,
+                                                                       monkeypatch):
+    # The game's keys (archive included) share its hash tag; the indexes are other slots,
+    # written as separate commands.
+    monkeypatch.setenv("REDIS_CLUSTER", "1")
+    api = Api(create_app(Config(redis_url=cluster_url, workers_enabled=False,
+                                **unlimited.CONFIG)))
+    game_id, players = api.table("tally", 1, {"target": 3})
+    api.play_to_end(game_id, players)
+    events = api.client.get(f"/v1/games/{game_id}/events?from=1").json
+    assert game_id in [g["id"] for g in api.client.get("/v1/games?status=finished").json]
+    assert api.service.archive(game_id)
+    assert not api.service.store.client.exists(f"{{g:{game_id}}}:log")
+    fresh = Api(create_app(Config(redis_url=cluster_url, workers_enabled=False,
+                                  **unlimited.CONFIG)))
+    assert fresh.client.get(f"/v1/games/{game_id}/events?from=1").json == events
+    assert fresh.client.get(f"/v1/games/{game_id}/audit").status_code == 200

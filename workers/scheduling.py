@@ -29,6 +29,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import redis
+from redis.cluster import RedisCluster
 from rq import Queue
 from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
@@ -71,6 +72,21 @@ def _queue_options() -> dict[str, Any]:
     return {**client_options(), "decode_responses": False}
 
 
+QUEUES_NOT_ON_CLUSTER = ("RQ does not run on Redis Cluster: set QUEUE_REDIS_URL to a plain Redis "
+                         "for the queues (docs/DEPLOY.md)")
+
+
+def queue_redis_url(store_url: str, configured: str | None = None) -> str:
+    """Where the queues live: ``configured`` ($QUEUE_REDIS_URL), else the event store's server,
+    refused when that is a Cluster (REDIS_CLUSTER=1): a plain client on one of its nodes would
+    enqueue until a key of RQ's hashed to another node's slots (MOVED)."""
+    if configured:
+        return configured
+    if os.environ.get("REDIS_CLUSTER") == "1":
+        raise ValueError(QUEUES_NOT_ON_CLUSTER)
+    return store_url
+
+
 def queue_connection(url: str) -> redis.Redis:
     """A client for RQ: bytes responses (RQ stores pickles), separate from the store's client."""
     return redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
@@ -79,6 +95,8 @@ def queue_connection(url: str) -> redis.Redis:
 
 def connection_like(client: Any) -> redis.Redis:
     """A bytes client on the same server as ``client`` (a decoding event-store client)."""
+    if isinstance(client, RedisCluster):
+        raise ValueError(QUEUES_NOT_ON_CLUSTER)
     kwargs = {**client.connection_pool.connection_kwargs, **_queue_options()}
     return redis.Redis(connection_pool=redis.BlockingConnectionPool(
         connection_class=client.connection_pool.connection_class, **kwargs))
@@ -114,7 +132,7 @@ class JobScheduler:
     def from_url(cls, store_url: str, queue_url: str | None = None,
                  queue: str | None = None) -> JobScheduler:
         """A scheduler on ``queue_url`` (default: the event store's ``store_url``)."""
-        return cls(queue_connection(queue_url or store_url), queue)
+        return cls(queue_connection(queue_redis_url(store_url, queue_url)), queue)
 
     # --- FollowUps ----------------------------------------------------------------------------
 

@@ -39,7 +39,11 @@ RECONCILE_ENV = "TABLESTREAM_RECONCILE_SECONDS"
 RECONCILE_SECONDS = 15.0  # bounds how stale a lost index write leaves a game (faults.py: 45 s)
 RECONCILE_LOCK = "tablestream:reconcile-lock"
 DUE_BATCH = 1000  # overdue games swept per run (the rest next run, soonest first)
-ARCHIVE_BATCH = 100  # finished games archived per run
+ARCHIVE_BATCH = 100  # finished games looked at per run, oldest due first
+# Archiving runs in the worker between jobs (a 2-player Loot game takes ~15 ms unloaded: pack,
+# write, read back, re-hash, compare): a sweep stops after this long, so bot turns never wait
+# much behind it; the rest is next sweep's (at most ~1/5 of one worker's time).
+ARCHIVE_BUDGET_SECONDS = 1.0
 
 
 class Sweeper:
@@ -101,7 +105,10 @@ class Sweeper:
     def archive_finished(self) -> int:
         """Archive the finished games whose archiving is due; how many."""
         done = 0
+        stop = time.monotonic() + ARCHIVE_BUDGET_SECONDS
         for game_id in self.lobby.archive_due(self.clock(), ARCHIVE_BATCH):
+            if time.monotonic() > stop:
+                break
             try:
                 if self.service.archive(game_id):
                     done += 1

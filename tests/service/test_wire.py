@@ -75,3 +75,32 @@ def test_move_answer_on_the_wire_is_the_schema_dump_sorted(api):
 
 def test_fast_encoding_falls_back_for_integers_beyond_64_bits():
     assert wire.dumps({"b": 2**70, "a": 1}) == b'{"a":1,"b":1180591620717411303424}'
+
+
+@pytest.mark.parametrize("body", [
+    {"type": "add", "amount": 1, "expected_version": 0},
+    {"type": "play", "card": {"id": 3}, "expected_version": 12, "command_id": "x" * 128},
+    {"type": "pass", "expected_version": 5, "command_id": "retry-1"},
+])
+def test_well_formed_command_loads_as_the_schema_loads_it(body):
+    import marshmallow as ma
+
+    from service.http.schemas import CommandIn
+
+    assert CommandIn().load(body) == ma.Schema.load(CommandIn(), body) == body
+
+
+@pytest.mark.parametrize("body", [
+    {"type": "add", "expected_version": -1},
+    {"type": "add", "expected_version": True},
+    {"type": 3, "expected_version": 1},
+    {"type": "add", "expected_version": 1, "command_id": ""},
+    {"type": "add", "expected_version": 1, "command_id": "x" * 129},
+    {"type": "add"},
+])
+def test_malformed_command_is_still_refused_by_the_schema(api, body):
+    headers = api.player()
+    game_id, _ = api.table("tally", 1, {"target": 100})
+    response = api.client.post(f"/v1/games/{game_id}/commands", headers=headers, json=body)
+    assert response.status_code == 400
+    assert api.log_length(game_id) == api.get(game_id)["version"]

@@ -58,6 +58,20 @@ class Connection:
 
     async def request(self, method: str, path: str, body: bytes | None = None,
                       headers: bytes = b"") -> tuple[int, bytes]:
+        reused = self.writer is not None
+        try:
+            return await self._request(method, path, body, headers)
+        except (asyncio.IncompleteReadError, ConnectionError) as exc:
+            # A kept-alive connection the server closed while idle (its keep-alive timeout ran
+            # out, e.g. while this process waited for a core): the request never got in. Send
+            # it again on a new connection once, as HTTP clients do; not after a partial answer.
+            partial = isinstance(exc, asyncio.IncompleteReadError) and exc.partial
+            if not reused or partial:
+                raise
+            return await self._request(method, path, body, headers)
+
+    async def _request(self, method: str, path: str, body: bytes | None,
+                       headers: bytes) -> tuple[int, bytes]:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         assert self.reader is not None

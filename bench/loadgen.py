@@ -5,7 +5,8 @@ each game played by POSTing the next command the previous answer gave, one reque
 It is driven over stdin, one command a line, and answers each with one JSON line on stdout:
 
     setup N                  create games until there are N (players, games, starts)
-    run N WARMUP SECONDS     play the first N games; measure SECONDS after WARMUP
+    run N WARMUP SECONDS     play the first N games; measure SECONDS after WARMUP and after
+                             every game has made a move
     quit
 
 ``--kind tablestream`` plays the unlisted ``tally`` game against `tablestream serve` (the
@@ -118,6 +119,7 @@ class Window:
     measuring: bool = False
     stopping: bool = False
     moves: int = 0
+    warmed: int = 0  # games that have made a move since the run began
     errors: int = 0
     kinds: dict[str, int] = field(default_factory=dict)
     latencies: list[float] = field(default_factory=list)
@@ -183,6 +185,7 @@ class Client:
         game.next_body = dumps(_ok(status, body)["legal_commands"][0])
 
     async def play(self, game: Game, window: Window) -> None:
+        warm = False
         while not window.stopping:
             started = time.perf_counter()
             try:
@@ -208,6 +211,9 @@ class Client:
                         window.error(f"resync {type(exc).__name__}")
                         await asyncio.sleep(0.05)
                 continue
+            if not warm:
+                warm = True
+                window.warmed += 1
             if window.measuring:
                 window.moves += 1
                 window.latencies.append(took)
@@ -222,6 +228,11 @@ class Client:
         window = Window()
         tasks = [asyncio.create_task(self.play(game, window)) for game in self.games[:count]]
         await asyncio.sleep(warmup)
+        # Steady state: every game has made a move on its new connection (the first one may
+        # meet a cold cache in the process it landed on), unless that takes over a minute.
+        deadline = time.monotonic() + 60
+        while window.warmed < count and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
         server_before, client_before = cpu_seconds(self.server_pids), own_cpu()
         started = time.perf_counter()
         window.measuring = True

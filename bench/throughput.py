@@ -200,7 +200,7 @@ def main() -> None:
             server.stop()
     print()
     print(f"(b)-(d) moves/s, latency, errors and CPU per move ({SECONDS:.0f} s windows after "
-          f"{WARMUP:.1f} s warm-up)")
+          f"{WARMUP:.1f} s of warm-up and a move by every game)")
     print(f"  {'server':<12}{'games':>6}{'moves/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>7}"
           f"{'server ms':>11}{'client ms':>11}   (ms: CPU per move)")
     for bare_run, ts_run in results:

@@ -10,7 +10,10 @@ writes them as the same problem+json every other error is (`tablestream serve` u
 from __future__ import annotations
 
 import json
+import select
 import socket
+import types
+from typing import Any
 
 from gunicorn import util
 from gunicorn.http import wsgi
@@ -52,7 +55,51 @@ class OneWriteResponse(wsgi.Response):
         self.sent += len(arg)
 
 
+class ReadinessPoll:
+    """``select.poll`` for redis-py's hiredis parser in a gevent worker. Each connection taken
+    from the pool is first checked for stray data with a poll of timeout 0; gevent's poll
+    makes a watcher and a timer for it (every Redis round trip paid it). A poll of timeout 0
+    never blocks, so the OS's poll answers it; any other timeout waits in gevent's."""
+
+    os_poll: Any = None  # the OS's select.poll and gevent's, set by _quick_readiness_checks
+    green_poll: Any = None
+
+    def __init__(self) -> None:
+        self._registered: list[tuple[Any, int]] = []
+
+    def register(self, fd: Any, eventmask: int = select.POLLIN | select.POLLPRI
+                 | select.POLLOUT) -> None:
+        self._registered.append((fd, eventmask))
+
+    def poll(self, timeout: float | None = None) -> list[tuple[int, int]]:
+        poller = self.os_poll() if timeout == 0 else self.green_poll()
+        for fd, eventmask in self._registered:
+            poller.register(fd, eventmask)
+        return poller.poll(timeout)
+
+
+def _quick_readiness_checks() -> None:
+    """Point redis-py's hiredis parser (alone) at ReadinessPoll."""
+    try:
+        from redis._parsers import hiredis
+    except ImportError:  # another redis-py layout: its own checks stay as they are
+        return
+    from gevent import monkey
+    from gevent import select as green_select
+
+    ReadinessPoll.os_poll = monkey.get_original("select", "poll")
+    ReadinessPoll.green_poll = green_select.poll
+    shim = types.ModuleType("select")
+    shim.__dict__.update(select.__dict__)
+    shim.poll = ReadinessPoll  # type: ignore[attr-defined]
+    hiredis.select = shim  # type: ignore[attr-defined]
+
+
 class ProblemGeventWorker(GeventWorker):
+    def patch(self) -> None:
+        super().patch()
+        _quick_readiness_checks()
+
     def init_process(self) -> None:
         # The worker's own error path calls util.write_error(client, status, reason, mesg),
         # and wsgi.create builds a wsgi.Response: both swapped in this worker process only,

@@ -1,4 +1,5 @@
-"""An answer whose body is known whole leaves with its headers in one write (issue 13)."""
+"""The gevent worker's per-request savings (issue 13): an answer whose body is known whole
+leaves with its headers in one write; redis-py's readiness check needs no gevent timer."""
 
 from __future__ import annotations
 
@@ -56,3 +57,24 @@ def test_body_in_pieces_is_written_piece_by_piece():
     response.write(b"def")
     assert b"".join(sock.writes).endswith(b"\r\n\r\nabcdef")
     assert len(sock.writes) == 3
+
+
+def test_readiness_poll_reports_stray_data_and_a_closed_peer_at_once():
+    import select
+    import socket
+
+    from service.gunicorn_worker import ReadinessPoll
+
+    ReadinessPoll.os_poll = ReadinessPoll.green_poll = select.poll  # no gevent in this test
+    ours, theirs = socket.socketpair()
+    try:
+        poll = ReadinessPoll()
+        poll.register(ours, select.POLLIN)  # as redis-py registers it
+        assert poll.poll(0) == []  # a clean pooled connection: nothing to read
+        theirs.sendall(b"+PONG\r\n")
+        assert poll.poll(0)  # data left over from an earlier command
+        ours.recv(16)
+        theirs.close()
+        assert poll.poll(0)  # the server closed it: readable (EOF)
+    finally:
+        ours.close()

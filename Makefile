@@ -54,7 +54,10 @@ test-cluster: install
 openapi: install
 	$(BIN)/tablestream openapi -o openapi.yaml
 
+# Throughput first (issue 13: raw appends, bare Flask+append, Tablestream at 1-1,024 games, CPU
+# per move, ratios), then the older figures. Bounded in time; loopback only.
 bench: install
+	$(BIN)/python bench/throughput.py
 	$(BIN)/python bench/store_and_http.py
 	$(BIN)/python bench/bots_and_clocks.py
 	$(BIN)/python bench/outages.py

@@ -60,14 +60,15 @@ def start_server(redis_url: str) -> tuple[subprocess.Popen, str]:
                                 "--job-workers", "0"], env=env, stdout=subprocess.DEVNULL,
                                start_new_session=True)
     base = f"http://127.0.0.1:{port}/v1"
-    for _ in range(300):
+    deadline = time.monotonic() + 180  # a loaded, shared machine may take long to start it
+    while time.monotonic() < deadline:
         try:
-            requests.get(f"{base}/games/catalog", timeout=1)
+            requests.get(f"{base}/games/catalog", timeout=5)
             return process, base
         except requests.RequestException:  # not up yet, or too slow on a loaded machine
-            time.sleep(0.1)
+            time.sleep(0.2)
     stop(process)
-    raise SystemExit("server did not start")
+    raise SystemExit("server did not start within 180 s")
 
 
 def new_tally(session: requests.Session, base: str, target: int) -> tuple[str, int]:

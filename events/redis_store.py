@@ -97,7 +97,11 @@ _ARCHIVE_CACHE_SIZE = 256  # unpacked archives kept per process (they never chan
 SOCKET_TIMEOUT = 2.0  # s, every ordinary command: each takes milliseconds, so a hung Redis
 CONNECT_TIMEOUT = 1.0  # fails fast (503) instead of parking the request
 POOL_SIZE = 100  # ordinary commands, per process: each holds a connection for a round trip
-POOL_WAIT = 2.0  # s a request waits for a free connection before it is refused (503)
+# s a request waits for a free connection before it is refused (503). Under a full load a
+# process has far more requests in flight (gevent: up to --worker-connections) than connections,
+# and each waits its turn: at 1,024 games a turn took over 2 s and moves failed (issue 13). A
+# hung Redis still fails them within SOCKET_TIMEOUT, since its holders give their connection back.
+POOL_WAIT = 10.0
 # Blocking reads (XREAD BLOCK, one per open SSE stream) have their own pool sized like gunicorn's
 # --worker-connections, so parked streams never take the connections moves need, and a socket
 # timeout longer than any block they may ask for, so a hung Redis still cannot park them forever.

@@ -349,7 +349,7 @@ class GameService(HistoryMixin):
         reading the log first: if the log has moved on, the append's version check refuses it,
         which is the right answer (409) for a client at that version. One round trip a move.
         """
-        with metrics.MOVE_SECONDS.labels("human").time():
+        with metrics.move_seconds("human").time():
             return self._submit_once(game_id, player_id, command, expected_version, command_id)
 
     def _submit_once(self, game_id: str, player_id: str, command: Command,
@@ -444,7 +444,7 @@ class GameService(HistoryMixin):
                     or not level:
                 return None  # no_longer_pending: the seat already acted or is human again
             game = projection.game
-            with metrics.MOVE_SECONDS.labels("bot").time():
+            with metrics.move_seconds("bot").time():
                 play = game.bot(level)
                 events = self.game_log(game_id) if getattr(play, "reads_log", False) else ()
                 think_ms = projection.seats[seat].get("think_ms") or DEFAULT_THINK_MS
@@ -487,7 +487,7 @@ class GameService(HistoryMixin):
                 level = "basic" if "basic" in game.bot_levels else game.bot_levels[0]
                 prefix.append(NewEvent("seat_replaced_by_bot", {"seat": seat, "level": level}))
             command = game.default_command(projection.state, seat)
-            with metrics.MOVE_SECONDS.labels("clock").time():
+            with metrics.move_seconds("clock").time():
                 outcome = self.act(game_id, seat, command, projection.version, command_id,
                                    prefix=prefix, projection=projection)
             metrics.CLOCK_LATENESS.observe(max(0.0, self.clock() - prompt["deadline"]))

@@ -31,7 +31,11 @@ def main() -> None:
               help="gunicorn processes (gevent: each serves many SSE streams at once)")
 @click.option("--job-workers", type=int, default=1, show_default=True,
               help="background worker processes for bots and clocks")
-def serve(host: str, port: int, web_workers: int, job_workers: int) -> None:
+@click.option("--worker-class", default=lambda: os.environ.get("TABLESTREAM_WORKER_CLASS",
+                                                               WORKER_CLASS),
+              show_default="$TABLESTREAM_WORKER_CLASS or gevent's",
+              help="gunicorn worker class (bench/throughput.py compares them)")
+def serve(host: str, port: int, web_workers: int, job_workers: int, worker_class: str) -> None:
     """Start Redis (embedded unless REDIS_URL is set), the API and the workers; Ctrl-C stops all.
 
     A process that dies is restarted (with backoff) while the others keep serving; `serve` exits
@@ -48,7 +52,7 @@ def serve(host: str, port: int, web_workers: int, job_workers: int) -> None:
     _metrics_dir(env)
     # gevent workers: an open SSE stream is a parked greenlet, not a blocked thread, so 100
     # streams never starve moves (issue 2).
-    gunicorn = [sys.executable, "-m", "gunicorn", "--worker-class", WORKER_CLASS, "--workers",
+    gunicorn = [sys.executable, "-m", "gunicorn", "--worker-class", worker_class, "--workers",
                 str(web_workers), "--worker-connections", "2000", "--bind", f"{host}:{port}",
                 "--graceful-timeout", "5", "--log-level", "warning",
                 "--config", "python:service.gunicorn_conf", "service.wsgi:app"]

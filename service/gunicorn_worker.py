@@ -1,4 +1,5 @@
-"""gunicorn's gevent worker, but what gunicorn answers itself is problem+json too.
+"""gunicorn's gevent worker, but what gunicorn answers itself is problem+json too, and an
+answer whose body is known whole leaves in one write.
 
 gunicorn refuses some requests before the app sees them: a request line over
 ``limit_request_line`` (414), a header over ``limit_request_field_size`` or too many headers
@@ -9,9 +10,13 @@ writes them as the same problem+json every other error is (`tablestream serve` u
 from __future__ import annotations
 
 import json
+import select
 import socket
+import types
+from typing import Any
 
 from gunicorn import util
+from gunicorn.http import wsgi
 from gunicorn.workers.ggevent import GeventWorker
 
 from service.problems import HTTP_CODES, PROBLEM_JSON, PROBLEM_TYPE
@@ -32,9 +37,73 @@ def write_problem(sock: socket.socket, status_int: int, reason: str, mesg: str) 
     util.write_nonblock(sock, problem_bytes(status_int, reason, mesg))
 
 
+class OneWriteResponse(wsgi.Response):
+    """gunicorn's HTTP/1 response, but when the first body write is the whole body (its
+    Content-Length; every JSON answer is one bytes body) the headers go in the same write:
+    one send instead of two, so one packet and one wake-up of the client instead of two
+    (issue 13). Streams (SSE) and bodies in pieces are written as gunicorn writes them."""
+
+    def write(self, arg: bytes) -> None:
+        if self.headers_sent or self.chunked or self._omits_body \
+                or not isinstance(arg, bytes) or self.response_length != len(arg):
+            super().write(arg)
+            return
+        head = self.default_headers()
+        head.extend(f"{name}: {value}\r\n" for name, value in self.headers)
+        util.write(self.sock, f"{''.join(head)}\r\n".encode("latin-1") + arg)
+        self.headers_sent = True
+        self.sent += len(arg)
+
+
+class ReadinessPoll:
+    """``select.poll`` for redis-py's hiredis parser in a gevent worker. Each connection taken
+    from the pool is first checked for stray data with a poll of timeout 0; gevent's poll
+    makes a watcher and a timer for it (every Redis round trip paid it). A poll of timeout 0
+    never blocks, so the OS's poll answers it; any other timeout waits in gevent's."""
+
+    os_poll: Any = None  # the OS's select.poll and gevent's, set by _quick_readiness_checks
+    green_poll: Any = None
+
+    def __init__(self) -> None:
+        self._registered: list[tuple[Any, int]] = []
+
+    def register(self, fd: Any, eventmask: int = select.POLLIN | select.POLLPRI
+                 | select.POLLOUT) -> None:
+        self._registered.append((fd, eventmask))
+
+    def poll(self, timeout: float | None = None) -> list[tuple[int, int]]:
+        poller = self.os_poll() if timeout == 0 else self.green_poll()
+        for fd, eventmask in self._registered:
+            poller.register(fd, eventmask)
+        return poller.poll(timeout)
+
+
+def _quick_readiness_checks() -> None:
+    """Point redis-py's hiredis parser (alone) at ReadinessPoll."""
+    try:
+        from redis._parsers import hiredis
+    except ImportError:  # another redis-py layout: its own checks stay as they are
+        return
+    from gevent import monkey
+    from gevent import select as green_select
+
+    ReadinessPoll.os_poll = monkey.get_original("select", "poll")
+    ReadinessPoll.green_poll = green_select.poll
+    shim = types.ModuleType("select")
+    shim.__dict__.update(select.__dict__)
+    shim.poll = ReadinessPoll  # type: ignore[attr-defined]
+    hiredis.select = shim  # type: ignore[attr-defined]
+
+
 class ProblemGeventWorker(GeventWorker):
+    def patch(self) -> None:
+        super().patch()
+        _quick_readiness_checks()
+
     def init_process(self) -> None:
-        # The worker's own error path calls util.write_error(client, status, reason, mesg):
-        # swapped in this worker process only, before it serves anything.
+        # The worker's own error path calls util.write_error(client, status, reason, mesg),
+        # and wsgi.create builds a wsgi.Response: both swapped in this worker process only,
+        # before it serves anything.
         util.write_error = write_problem
+        wsgi.Response = OneWriteResponse
         super().init_process()

@@ -96,10 +96,19 @@ class Inbox:
         for player, notice in items:
             pipe.xadd(inbox_key(player), {"notice": json.dumps(notice)},
                       maxlen=INBOX_LENGTH, approximate=True)
-        ids = [_text(entry) for entry in pipe.execute()]
-        if self.webhooks is not None:
-            for (player, notice), notice_id in zip(items, ids, strict=True):
-                self.webhooks.notify(player, {**notice, "id": notice_id})
+        # The webhooks of the players a notice may be pushed to, read in the same round trip.
+        pushed = [self.webhooks is not None and self.webhooks.pushes(notice)
+                  for _, notice in items]
+        for (player, _), push in zip(items, pushed, strict=True):
+            if push:
+                pipe.hvals(self.webhooks.hooks_key(player))
+        replies = pipe.execute()
+        ids = [_text(entry) for entry in replies[:len(items)]]
+        hooks = iter(replies[len(items):])
+        for (player, notice), notice_id, push in zip(items, ids, pushed, strict=True):
+            if push:
+                self.webhooks.notify(player, {**notice, "id": notice_id},
+                                     hooks=self.webhooks.parse(next(hooks)))
         return ids
 
     def read(self, player_id: str, after: str = "0-0", block_ms: int | None = None,

@@ -8,6 +8,7 @@ processes and the bot and clock workers together.
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any
 
@@ -42,6 +43,12 @@ CLOCK_LATENESS = Histogram("tablestream_clock_lateness_seconds",
                            "From a turn clock's deadline to its expiry appended", buckets=SLOW)
 SSE_CONNECTIONS = Gauge("tablestream_sse_connections", "Open live event streams",
                         multiprocess_mode="livesum")
+
+
+@functools.cache
+def move_seconds(sender: str) -> Any:
+    """MOVE_SECONDS's child for ``sender`` (made once: ``labels()`` locks and builds a key)."""
+    return MOVE_SECONDS.labels(sender)
 
 
 class QueueDepth:

@@ -77,8 +77,21 @@ class Webhooks:
         return hook
 
     def list(self, player_id: str) -> list[dict[str, Any]]:
-        hooks = [json.loads(raw) for raw in self.redis.hvals(_hooks_key(player_id))]
+        return self.parse(self.redis.hvals(_hooks_key(player_id)))
+
+    @staticmethod
+    def parse(raws: list[Any]) -> list[dict[str, Any]]:
+        """The webhooks in an HVALS reply of ``hooks_key``, oldest first, without secrets."""
+        hooks = [json.loads(raw) for raw in raws]
         return sorted((_public(hook) for hook in hooks), key=lambda h: h["created"])
+
+    @staticmethod
+    def hooks_key(player_id: str) -> str:
+        return _hooks_key(player_id)
+
+    def pushes(self, notice: dict[str, Any]) -> bool:
+        """Whether ``notice`` may go to webhooks at all (its kind, and a queue to send it)."""
+        return notice["kind"] in PUSHED and self.enqueue is not None
 
     def delete(self, player_id: str, webhook_id: str) -> None:
         if not self.redis.hdel(_hooks_key(player_id), webhook_id):
@@ -92,11 +105,13 @@ class Webhooks:
 
     # --- the service's side -------------------------------------------------------------------
 
-    def notify(self, player_id: str, notice: dict[str, Any]) -> None:
-        """Queue a delivery of ``notice`` to each of the player's webhooks that wants it."""
-        if notice["kind"] not in PUSHED or self.enqueue is None:
+    def notify(self, player_id: str, notice: dict[str, Any],
+               hooks: list[dict[str, Any]] | None = None) -> None:
+        """Queue a delivery of ``notice`` to each of the player's webhooks that wants it
+        (``hooks``: the player's webhooks, when the caller read them already)."""
+        if not self.pushes(notice):
             return
-        for hook in self.list(player_id):
+        for hook in self.list(player_id) if hooks is None else hooks:
             if notice["kind"] not in hook["events"]:
                 continue
             delivery = {"id": f"{hook['id']}-{notice['id']}", "webhook": hook["id"],

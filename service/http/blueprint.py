@@ -73,7 +73,10 @@ class Blueprint(flask_smorest.Blueprint):
         store may also answer 503 ``store_unavailable`` (with Retry-After)."""
         def decorator(func: Any) -> Any:
             for status in sorted({*statuses, 503}):
-                func = self.alt_response(status, response=http.HTTPStatus(status).name)(func)
+                # alt_response only documents, through a wrapper that forwards each call: keep
+                # its doc and drop the wrapper (eight calls fewer on every request).
+                documented = self.alt_response(status, response=http.HTTPStatus(status).name)
+                func._apidoc = documented(func)._apidoc
             return func
         return decorator
 

@@ -8,6 +8,7 @@ from service.http.blueprint import Blueprint
 from service.http.context import ctx, current_player
 from service.http.games import game_body
 from service.http.schemas import CommandIn, CommandOut
+from service.http.wire import answer, command_out
 
 blp = Blueprint("commands", __name__, url_prefix="/v1/games", description="Moves")
 
@@ -34,4 +35,5 @@ class Commands(MethodView):
                 # What the mover needs next, so a client plays with one request per move.
                 "game": game_body(game_id, player, projection)}
         # A retry gets the first answer's body; the header says it was not appended again.
-        return body, 200, {"Idempotent-Replayed": "true" if outcome.duplicate else "false"}
+        return answer(command_out(body), 200,
+                      {"Idempotent-Replayed": "true" if outcome.duplicate else "false"})

@@ -15,6 +15,7 @@ from service.http.schemas import (
     JoinRequest,
     LobbyQuery,
 )
+from service.http.wire import answer, game_out
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games and the lobby")
 
@@ -75,8 +76,8 @@ class Games(MethodView):
         game_id = tablestream.service.create_game(
             player["id"], body["game"], body["options"], body["seats"], body["join"],
             unlisted=tablestream.config.unlisted_games)
-        return game_body(game_id, player), 201, {"Location": url_for(
-            "games.GameResource", game_id=game_id, _external=False)}
+        return answer(game_out(game_body(game_id, player)), 201, {"Location": url_for(
+            "games.GameResource", game_id=game_id, _external=False)})
 
 
 @blp.route("/<game_id>")
@@ -91,7 +92,9 @@ class GameResource(MethodView):
         etag = f'"{projection.version}"'
         if etag in request.if_none_match or f"{projection.version}" in request.if_none_match:
             return "", 304, {"ETag": etag}
-        return game_body(game_id, player), 200, {"ETag": etag, "Vary": "Authorization"}
+        # The projection just read serves the body too: one Redis read for the whole GET.
+        return answer(game_out(game_body(game_id, player, projection)), 200,
+                      {"ETag": etag, "Vary": "Authorization"})
 
 
 @blp.route("/<game_id>/join")
@@ -102,8 +105,8 @@ class Join(MethodView):
     def post(self, body, game_id):
         """Take a free human seat in an open game."""
         player = current_player()
-        ctx().service.join(game_id, player["id"], (body or {}).get("seat"))
-        return game_body(game_id, player)
+        projection = ctx().service.join(game_id, player["id"], (body or {}).get("seat"))
+        return answer(game_out(game_body(game_id, player, projection)))
 
 
 @blp.route("/<game_id>/leave")
@@ -113,8 +116,8 @@ class Leave(MethodView):
     def post(self, game_id):
         """Give up your seat in a game that has not started."""
         player = current_player()
-        ctx().service.leave(game_id, player["id"])
-        return game_body(game_id, player)
+        projection = ctx().service.leave(game_id, player["id"])
+        return answer(game_out(game_body(game_id, player, projection)))
 
 
 @blp.route("/<game_id>/start")
@@ -124,5 +127,5 @@ class Start(MethodView):
     def post(self, game_id):
         """Start a game whose human seats are all taken (any seated player may)."""
         player = current_player()
-        ctx().service.start(game_id, player["id"])
-        return game_body(game_id, player)
+        projection = ctx().service.start(game_id, player["id"])
+        return answer(game_out(game_body(game_id, player, projection)))

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import sys
 import time
 import uuid
+from typing import Any
 
+import orjson
 from flask import Flask, Response, g, request
 
 from service import metrics
@@ -50,14 +51,28 @@ def _finish(response: Response) -> Response:
     response.headers[REQUEST_ID_HEADER] = rid
     started = g.get("request_started")
     route = request.url_rule.rule if request.url_rule else "unmatched"
-    metrics.REQUESTS.labels(request.method, route, str(response.status_code)).inc()
+    method = request.method
+    _labelled(metrics.REQUESTS, method, route, str(response.status_code)).inc()
     if started:
-        metrics.REQUEST_SECONDS.labels(request.method, route).observe(
-            time.perf_counter() - started)
-    access_log.info(json.dumps({
-        "ts": round(time.time(), 3), "request_id": rid, "method": request.method,
-        "route": route, "path": request.path,
-        "status": response.status_code,
-        "ms": round((time.perf_counter() - started) * 1000, 2) if started else None,
-        "player": g.get("player_id"), "remote": request.remote_addr}, separators=(",", ":")))
+        _labelled(metrics.REQUEST_SECONDS, method, route).observe(time.perf_counter() - started)
+    if access_log.isEnabledFor(logging.INFO):
+        access_log.info(orjson.dumps({
+            "ts": round(time.time(), 3), "request_id": rid, "method": method,
+            "route": route, "path": request.path,
+            "status": response.status_code,
+            "ms": round((time.perf_counter() - started) * 1000, 2) if started else None,
+            "player": g.get("player_id"), "remote": request.remote_addr}).decode())
     return response
+
+
+# (metric, label values) -> its child: ``labels()`` takes a lock and builds a key each call,
+# every request; the children never change once made.
+_children: dict[tuple[Any, ...], Any] = {}
+
+
+def _labelled(metric: Any, *values: str) -> Any:
+    key = (metric, *values)
+    child = _children.get(key)
+    if child is None:
+        child = _children[key] = metric.labels(*values)
+    return child

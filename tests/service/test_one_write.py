@@ -1,0 +1,80 @@
+"""The gevent worker's per-request savings (issue 13): an answer whose body is known whole
+leaves with its headers in one write; redis-py's readiness check needs no gevent timer."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from gunicorn.config import Config
+
+from service.gunicorn_worker import OneWriteResponse
+
+
+class Socket:
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+
+    def sendall(self, data: bytes) -> None:
+        self.writes.append(bytes(data))
+
+
+def _response(method: str = "POST") -> tuple[OneWriteResponse, Socket]:
+    sock = Socket()
+    request = SimpleNamespace(version=(1, 1), method=method, should_close=lambda: False)
+    return OneWriteResponse(request, sock, Config()), sock
+
+
+def test_json_answer_leaves_in_one_write_with_its_headers():
+    response, sock = _response()
+    body = b'{"version":7}\n'
+    response.start_response("200 OK", [("Content-Type", "application/json"),
+                                       ("Content-Length", str(len(body)))])
+    response.write(body)
+    response.close()
+    assert len(sock.writes) == 1
+    head, sent = sock.writes[0].split(b"\r\n\r\n", 1)
+    assert head.startswith(b"HTTP/1.1 200 OK\r\n")
+    assert b"Content-Length: 14" in head and b"Connection: keep-alive" in head
+    assert sent == body
+
+
+def test_stream_without_length_is_written_as_gunicorn_writes_it():
+    response, sock = _response("GET")
+    response.start_response("200 OK", [("Content-Type", "text/event-stream")])
+    response.write(b"id: 1\n\n")
+    response.write(b"id: 2\n\n")
+    response.close()
+    # Headers first, then each event as its own chunk, then the closing chunk.
+    assert b"Transfer-Encoding: chunked" in sock.writes[0]
+    assert sock.writes[0].endswith(b"\r\n\r\n")
+    assert sock.writes[1:] == [b"7\r\nid: 1\n\n\r\n", b"7\r\nid: 2\n\n\r\n", b"0\r\n\r\n"]
+
+
+def test_body_in_pieces_is_written_piece_by_piece():
+    response, sock = _response()
+    response.start_response("200 OK", [("Content-Length", "6")])
+    response.write(b"abc")
+    response.write(b"def")
+    assert b"".join(sock.writes).endswith(b"\r\n\r\nabcdef")
+    assert len(sock.writes) == 3
+
+
+def test_readiness_poll_reports_stray_data_and_a_closed_peer_at_once():
+    import select
+    import socket
+
+    from service.gunicorn_worker import ReadinessPoll
+
+    ReadinessPoll.os_poll = ReadinessPoll.green_poll = select.poll  # no gevent in this test
+    ours, theirs = socket.socketpair()
+    try:
+        poll = ReadinessPoll()
+        poll.register(ours, select.POLLIN)  # as redis-py registers it
+        assert poll.poll(0) == []  # a clean pooled connection: nothing to read
+        theirs.sendall(b"+PONG\r\n")
+        assert poll.poll(0)  # data left over from an earlier command
+        ours.recv(16)
+        theirs.close()
+        assert poll.poll(0)  # the server closed it: readable (EOF)
+    finally:
+        ours.close()

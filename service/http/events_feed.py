@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import closing
 
 from flask import Response, stream_with_context
 from flask.views import MethodView
 
+from events.store import StoredEvent
 from service import metrics
+from service.fanout import Batch
 from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import ctx, optional_player
 from service.http.errors import end_on_outage
@@ -61,14 +64,14 @@ class EventStream(MethodView):
         after = projection.version if after is None else after
         heartbeat = tablestream.config.sse_heartbeat_seconds
         finished = projection.status == "finished" and after >= projection.version
-        views = (lambda: game_body(game_id, player)) if query.get("views") else None
+        views = _views(game_id, player) if query.get("views") else None
         stream = _stream(service, game_id, viewer, after, heartbeat, finished, views)
         return Response(stream_with_context(stream), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
 def _stream(service, game_id: str, viewer, after: int, heartbeat: float,
-            finished: bool, views=None) -> Iterator[str]:
+            finished: bool, views: Callable[[Batch], str] | None = None) -> Iterator[str]:
     game = service.projection(game_id).game
     yield ": connected\n\n"
     if finished:
@@ -82,24 +85,55 @@ def _stream(service, game_id: str, viewer, after: int, heartbeat: float,
 
 
 def _follow(service, game, game_id: str, viewer, after: int, heartbeat: float,
-            views=None) -> Iterator[str]:
-    while True:
-        events = service.store.read(game_id, after + 1)
-        if not events:
-            events = service.store.wait(game_id, after, int(heartbeat * 1000))
-        over = False
-        for event in events:
-            body = EVENT_OUT.dump(service.public_event(game, event, viewer))
-            yield f"id: {event.version}\nevent: {event.type}\ndata: {json.dumps(body)}\n\n"
-            after = event.version
-            if event.type == "seed_revealed":
-                over = True  # the game is over and its last event sent
-                break
-        if events and views is not None:
-            # ?views=true: the caller's picture after these events (view, pending, its legal
-            # commands), so a seat learns of another's move and its own choices without a GET.
-            yield f"event: game\ndata: {json.dumps(views())}\n\n"
-        if over:
-            return
-        if not events:
-            yield ": keep-alive\n\n"
+            views: Callable[[Batch], str] | None = None) -> Iterator[str]:
+    """The caller's events from the process's shared feed of the game (service.fanout)."""
+    store = service.store
+    batches = ctx().fanout.follow(
+        ("game", game_id), after, read=lambda v: store.read(game_id, v + 1),
+        wait=lambda v, block_ms: store.wait(game_id, v, block_ms),
+        position_of=_version, order=int, heartbeat=heartbeat)
+    with closing(batches):
+        for batch in batches:
+            if batch is None:
+                yield ": keep-alive\n\n"
+                continue
+            # Redacted once per viewer (seat, spectator, auditor) for every subscriber of this
+            # process; the key is the viewer itself, so no one gets another seat's rendering.
+            lines = batch.once(("events", viewer), lambda b=batch: [
+                _sse_event(service, game, event, viewer) for event in b.items])
+            over = False
+            for event, line in zip(batch.items, lines, strict=True):
+                yield line
+                if event.type == "seed_revealed":
+                    over = True  # the game is over and its last event sent
+                    break
+            if views is not None:
+                # ?views=true: the caller's picture after these events (view, pending, its legal
+                # commands), so a seat learns of another's move and its own choices without a
+                # GET.
+                yield views(batch)
+            if over:
+                return
+
+
+def _version(event: StoredEvent) -> int:
+    return event.version
+
+
+def _sse_event(service, game, event: StoredEvent, viewer) -> str:
+    body = EVENT_OUT.dump(service.public_event(game, event, viewer))
+    return f"id: {event.version}\nevent: {event.type}\ndata: {json.dumps(body)}\n\n"
+
+
+def _views(game_id: str, player) -> Callable[[Batch], str]:
+    """The caller's picture after a batch, as an SSE ``game`` event: the projection is read
+    once per batch and the picture made once per viewer, for all the subscribers sharing it."""
+    service = ctx().service
+
+    def picture(batch: Batch) -> str:
+        projection = batch.once("projection", lambda: service.projection(game_id))
+        viewer = service.viewer_for(projection, player)  # a player who sat down since sees it
+        return batch.once(("view", viewer), lambda: (
+            f"event: game\ndata: {json.dumps(game_body(game_id, player, projection))}\n\n"))
+
+    return picture

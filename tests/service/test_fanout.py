@@ -107,7 +107,7 @@ def test_one_reader_is_shared_and_stops_after_the_last_subscriber(store, game_id
     hub = Fanout(block_ms=100)
     _start(store, game_id)
     first, second = _follow(hub, store, game_id, 0), _follow(hub, store, game_id, 0)
-    assert _versions(next(first)) == [1]  # from the log
+    assert _versions(next(first)) == [1]  # Last-Event-ID 0: the new feed's first read
     assert _versions(next(second)) == [1]
     assert next(first) is None and next(second) is None  # both live now, and idle
     assert hub.readers() == {("game", game_id): 2}
@@ -180,8 +180,8 @@ def test_a_subscriber_joining_a_feed_already_past_it_gets_no_gap_and_no_duplicat
         assert _versions(_next_batch(early)) == [version + 1]
 
     def read_then_move_on(after: int) -> list:
-        # Between the late subscriber's last catch-up read and its joining the feed, another
-        # move is made and published to the early one: the feed is then past the late one.
+        # While the late subscriber catches up from the log, another move is made and
+        # published to the early one: it must reach the late one once, from the log or the feed.
         events = store.read(game_id, after + 1)
         if not events and store.last_version(game_id) == 4:
             store.append(game_id, 4, [NewEvent("tick", {"n": 5})])
@@ -191,8 +191,8 @@ def test_a_subscriber_joining_a_feed_already_past_it_gets_no_gap_and_no_duplicat
     late = hub.follow(("game", game_id), 2, read=read_then_move_on,
                       wait=lambda v, ms: store.wait(game_id, v, ms),
                       position_of=lambda e: e.version, order=int, heartbeat=0.05)
-    got = _versions(next(late))  # Last-Event-ID 2: 3 and 4 from the log
-    got += _versions(_next_batch(late))  # 5, published before it joined: from the log too
+    got = _versions(next(late))  # Last-Event-ID 2, behind the feed: 3 and 4 from the log
+    got += _versions(_next_batch(late))  # 5, made during its catch-up
     store.append(game_id, 5, [NewEvent("tick", {"n": 6})])
     while got[-1:] != [6]:
         got += _versions(_next_batch(late))
@@ -200,6 +200,22 @@ def test_a_subscriber_joining_a_feed_already_past_it_gets_no_gap_and_no_duplicat
     assert hub.readers() == {("game", game_id): 2}
     early.close()
     late.close()
+
+
+def test_a_made_up_last_event_id_does_not_hide_later_moves_from_other_subscribers(
+        store, game_id):
+    hub = Fanout(block_ms=100)
+    _start(store, game_id)
+    ahead = hub.follow(("game", game_id), 100, read=lambda v: store.read(game_id, v + 1),
+                       wait=lambda v, ms: store.wait(game_id, v, ms),
+                       position_of=lambda e: e.version, order=int, heartbeat=0.05, end=1)
+    assert next(ahead) is None  # it started the feed, at the log's end rather than at 100
+    honest = _follow(hub, store, game_id, 1)
+    assert next(honest) is None
+    store.append(game_id, 1, [NewEvent("tick", {"n": 2})])
+    assert _versions(_next_batch(honest)) == [2]
+    ahead.close()
+    honest.close()
 
 
 def test_a_rendering_is_made_once_per_key_and_shared(store, game_id):

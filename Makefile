@@ -54,6 +54,7 @@ bench: install
 	$(BIN)/python bench/outages.py
 	$(BIN)/python bench/clock_lateness.py
 	$(BIN)/python bench/replay_and_explain.py
+	$(BIN)/python bench/sse_fanout.py
 
 # Kills Redis, gunicorn and the RQ worker with -9 under load; not part of `make test`.
 faults: install

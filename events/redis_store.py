@@ -75,8 +75,9 @@ SOCKET_TIMEOUT = 2.0  # s, every ordinary command: each takes milliseconds, so a
 CONNECT_TIMEOUT = 1.0  # fails fast (503) instead of parking the request
 POOL_SIZE = 100  # ordinary commands, per process: each holds a connection for a round trip
 POOL_WAIT = 2.0  # s a request waits for a free connection before it is refused (503)
-# Blocking reads (XREAD BLOCK, one per open SSE stream) have their own pool sized like gunicorn's
-# --worker-connections, so parked streams never take the connections moves need, and a socket
+# Blocking reads (XREAD BLOCK, one per game or inbox followed by the process's SSE streams:
+# service.fanout) have their own pool, so parked reads never take the connections moves need,
+# sized like gunicorn's --worker-connections (a stream each, at worst), and a socket
 # timeout longer than any block they may ask for, so a hung Redis still cannot park them forever.
 MAX_BLOCK_MS = 60_000
 STREAM_POOL_SIZE = 2000

@@ -40,6 +40,8 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from service import metrics
+
 log = logging.getLogger(__name__)
 
 BACKLOG = 256  # batches a feed keeps for subscribers that have not taken them yet
@@ -206,6 +208,7 @@ class Fanout:
                 feed.reader = threading.Thread(target=self._read, args=(feed,),
                                                name=f"fanout {key}", daemon=True)
                 feed.reader.start()
+                metrics.SSE_FEEDS.inc()
             feed.subscribers += 1
             return feed, feed.seq, feed.position
 
@@ -262,3 +265,4 @@ class Fanout:
         """Forget ``feed`` (the caller holds the lock) unless a newer one took its key."""
         if self._feeds.get(feed.key) is feed:
             del self._feeds[feed.key]
+            metrics.SSE_FEEDS.dec()

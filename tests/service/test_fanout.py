@@ -28,7 +28,8 @@ def _blocks(chunks: Iterator[bytes]) -> Iterator[dict]:
             fields = dict(line.split(": ", 1) for line in block.splitlines()
                           if not line.startswith(":"))
             if fields:
-                yield {"id": int(fields["id"]) if "id" in fields else None,
+                ident = fields.get("id")  # a version, or a notice's stream id
+                yield {"id": int(ident) if ident and ident.isdigit() else ident,
                        "event": fields["event"], "data": json.loads(fields["data"])}
 
 
@@ -101,6 +102,30 @@ def test_seats_and_spectators_on_one_game_each_get_only_their_own_redaction(api)
                                    if e["event"] == "card_drawn"]))
     # The drawn cards differ by viewer: a shared rendering would have made them all alike.
     assert len(drawn_seen) > 1
+
+
+def test_two_notice_streams_of_one_player_share_one_read_and_both_hear_of_their_turn(api):
+    game_id, players = api.table("tally", 1, {"target": 100})
+    player_id = api.client.get("/v1/me", headers=players[0]).json["id"]
+    version = api.get(game_id)["version"]
+    streams = []
+    for _ in range(2):
+        response = api.client.get("/v1/me/events/stream", headers=players[0], buffered=False)
+        chunks = iter(response.response)
+        assert next(chunks) == b": connected\n\n"
+        assert next(chunks) == b": keep-alive\n\n"
+        streams.append((response, chunks))
+    try:
+        assert api.app.extensions["tablestream"].fanout.readers() == {("inbox", player_id): 2}
+        assert api.send(game_id, players[0], {"type": "add", "amount": 1},
+                        version).status_code == 200
+        heard = [next(b for b in _blocks(chunks) if b["event"] == "your_turn")
+                 for _, chunks in streams]
+    finally:
+        for response, _ in reversed(streams):
+            response.close()
+    assert heard[0] == heard[1]
+    assert heard[0]["data"]["game_id"] == game_id and heard[0]["data"]["version"] == version + 1
 
 
 def test_one_reader_is_shared_and_stops_after_the_last_subscriber(store, game_id):

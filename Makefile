@@ -65,6 +65,7 @@ bench: install
 	$(BIN)/python bench/replay_and_explain.py
 	$(BIN)/python bench/cluster_scaling.py
 	$(BIN)/python bench/archive_memory.py
+	$(BIN)/python bench/sse_fanout.py
 
 # Kills Redis, gunicorn and the RQ worker with -9 under load; not part of `make test`.
 faults: install

@@ -102,8 +102,9 @@ POOL_SIZE = 100  # ordinary commands, per process: each holds a connection for a
 # and each waits its turn: at 1,024 games a turn took over 2 s and moves failed (issue 13). A
 # hung Redis still fails them within SOCKET_TIMEOUT, since its holders give their connection back.
 POOL_WAIT = 10.0
-# Blocking reads (XREAD BLOCK, one per open SSE stream) have their own pool sized like gunicorn's
-# --worker-connections, so parked streams never take the connections moves need, and a socket
+# Blocking reads (XREAD BLOCK, one per game or inbox followed by the process's SSE streams:
+# service.fanout) have their own pool, so parked reads never take the connections moves need,
+# sized like gunicorn's --worker-connections (a stream each, at worst), and a socket
 # timeout longer than any block they may ask for, so a hung Redis still cannot park them forever.
 MAX_BLOCK_MS = 60_000
 STREAM_POOL_SIZE = 2000

@@ -125,6 +125,12 @@ class GameService(HistoryMixin):
         self._remember(game_id, projection)
         return projection
 
+    def cached_projection(self, game_id: str) -> Projection | None:
+        """The projection this process last folded, without reading the store (it may be behind
+        the log: for callers that learn the log's end elsewhere, e.g. a live feed)."""
+        with self._lock:
+            return self._cache.get(game_id)
+
     def _after(self, game_id: str, before: int, appended: list[StoredEvent]) -> Projection:
         """The projection after our own append: the cached one plus what we wrote, if we can."""
         with self._lock:

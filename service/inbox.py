@@ -136,6 +136,12 @@ class Inbox:
         return _text(newest[0][0]) if newest else "0-0"
 
 
+def notice_order(notice_id: str) -> tuple[int, int]:
+    """A notice id ("<ms>-<seq>", a stream id) as a sortable pair."""
+    ms, _, seq = notice_id.partition("-")
+    return int(ms), int(seq or 0)
+
+
 def _millis(seconds: float | None) -> int | None:
     """Times on the wire are Unix milliseconds (service.http.schemas)."""
     return None if seconds is None else round(seconds * 1000)

@@ -43,6 +43,10 @@ CLOCK_LATENESS = Histogram("tablestream_clock_lateness_seconds",
                            "From a turn clock's deadline to its expiry appended", buckets=SLOW)
 SSE_CONNECTIONS = Gauge("tablestream_sse_connections", "Open live event streams",
                         multiprocess_mode="livesum")
+SSE_FEEDS = Gauge("tablestream_sse_feeds",
+                  "Streams (a game's log, a player's notices) followed for live subscribers, "
+                  "each with one blocking Redis read per process (service.fanout)",
+                  multiprocess_mode="livesum")
 
 
 @functools.cache

@@ -12,6 +12,7 @@ from flask import Flask, Response, current_app
 from service.accounts import Accounts
 from service.application import GameService
 from service.config import Config
+from service.fanout import Fanout
 from service.http import (
     audit,
     commands,
@@ -65,8 +66,9 @@ def create_app(config: Config | None = None, followups: Any = None,
         CORS(app, origins=origins, expose_headers=EXPOSED_HEADERS, max_age=600,
              allow_headers=["Authorization", "Content-Type", "If-None-Match", "Last-Event-ID",
                             observability.REQUEST_ID_HEADER])
-    # One pool of blocking connections for every live stream of this process (game events and
-    # players' notices), apart from the pool moves use (issue 9 item 1).
+    # One pool of blocking connections for the live reads of this process (game events and
+    # players' notices, one read per followed stream: service.fanout), apart from the pool moves
+    # use (issue 9 item 1).
     blocking = blocking_client(redis_client)
     store = RedisEventStore(redis_client, blocking)
     lobby = Lobby(redis_client)
@@ -78,7 +80,8 @@ def create_app(config: Config | None = None, followups: Any = None,
                           **service_options)
     app.extensions["tablestream"] = Tablestream(config, service, Accounts(redis_client), lobby,
                                                 RateLimiter(config.rate_limit_per_second),
-                                                Quotas.from_config(config, redis_client))
+                                                Quotas.from_config(config, redis_client),
+                                                Fanout(int(config.sse_heartbeat_seconds * 1000)))
     if config.trusted_proxies > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix
 

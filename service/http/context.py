@@ -11,6 +11,7 @@ from service.accounts import Accounts
 from service.application import GameService
 from service.config import Config
 from service.errors import BadRequest
+from service.fanout import Fanout
 from service.http.limiter import Quotas
 from service.lobby import Lobby
 
@@ -23,6 +24,7 @@ class Tablestream:
     lobby: Lobby
     limiter: Any
     quotas: Quotas  # players, games and disputes per minute
+    fanout: Fanout  # this process's shared live reads, behind every SSE stream
 
 
 def ctx() -> Tablestream:

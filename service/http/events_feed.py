@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import closing
 
 from flask import Response, stream_with_context
 from flask.views import MethodView
 
+from events.store import StoredEvent
 from service import metrics
+from service.fanout import Batch
 from service.http.blueprint import Blueprint, sse_event_schema
-from service.http.context import ctx, optional_player
+from service.http.context import bearer_token, ctx, optional_player
 from service.http.errors import end_on_outage
 from service.http.games import game_body
 from service.http.schemas import EventOut, EventPage, EventsQuery, StreamHeaders, StreamQuery
@@ -53,53 +56,106 @@ class EventStream(MethodView):
         """Follow the log live as server-sent events, resuming after Last-Event-ID."""
         tablestream = ctx()
         service = tablestream.service
-        projection = service.projection(game_id)
         # The one endpoint taking ?access_token=: EventSource cannot set headers.
-        player = optional_player(from_url=True)
+        anonymous = bearer_token(from_url=True) is None
+        projection = _projection(tablestream, game_id, anonymous)
+        player = None if anonymous else optional_player(from_url=True)
         viewer = service.viewer_for(projection, player)
         after = headers.get("last_event_id", query.get("last_event_id"))
         after = projection.version if after is None else after
         heartbeat = tablestream.config.sse_heartbeat_seconds
         finished = projection.status == "finished" and after >= projection.version
-        views = (lambda: game_body(game_id, player)) if query.get("views") else None
-        stream = _stream(service, game_id, viewer, after, heartbeat, finished, views)
+        views = _views(game_id, player) if query.get("views") else None
+        stream = _stream(service, projection.game, game_id, viewer, after, projection.version,
+                         heartbeat, finished, views)
         return Response(stream_with_context(stream), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
-def _stream(service, game_id: str, viewer, after: int, heartbeat: float,
-            finished: bool, views=None) -> Iterator[str]:
-    game = service.projection(game_id).game
+def _projection(tablestream, game_id: str, anonymous: bool):
+    """The game as a new stream needs it. A crowd of spectators arriving at once (a popular
+    game, everyone reconnecting after a restart) would queue for the pool with a read each: a
+    spectator joining a game this process already follows reads nothing when the cached
+    projection has caught up with the live feed, and otherwise shares a read already under
+    way. (Anything newer reaches them from the feed.) A signed-in caller's seat is always read
+    fresh, so a seat just left or taken is never misread."""
+    service = tablestream.service
+    if not anonymous:
+        return service.projection(game_id)
+    fanout = tablestream.fanout
+    live = fanout.position(("game", game_id))
+    cached = service.cached_projection(game_id)
+    if live is not None and cached is not None and cached.version >= live:
+        return cached
+    return fanout.shared(("projection", game_id), lambda: service.projection(game_id))
+
+
+def _stream(service, game, game_id: str, viewer, after: int, end: int, heartbeat: float,
+            finished: bool, views: Callable[[Batch], str] | None = None) -> Iterator[str]:
     yield ": connected\n\n"
     if finished:
         return
     metrics.SSE_CONNECTIONS.inc()
     try:
-        yield from end_on_outage(_follow(service, game, game_id, viewer, after, heartbeat, views),
-                                 f"stream of game {game_id}")
+        yield from end_on_outage(_follow(service, game, game_id, viewer, after, end, heartbeat,
+                                         views), f"stream of game {game_id}")
     finally:
         metrics.SSE_CONNECTIONS.dec()
 
 
-def _follow(service, game, game_id: str, viewer, after: int, heartbeat: float,
-            views=None) -> Iterator[str]:
-    while True:
-        events = service.store.read(game_id, after + 1)
-        if not events:
-            events = service.store.wait(game_id, after, int(heartbeat * 1000))
-        over = False
-        for event in events:
-            body = EVENT_OUT.dump(service.public_event(game, event, viewer))
-            yield f"id: {event.version}\nevent: {event.type}\ndata: {json.dumps(body)}\n\n"
-            after = event.version
-            if event.type == "seed_revealed":
-                over = True  # the game is over and its last event sent
-                break
-        if events and views is not None:
-            # ?views=true: the caller's picture after these events (view, pending, its legal
-            # commands), so a seat learns of another's move and its own choices without a GET.
-            yield f"event: game\ndata: {json.dumps(views())}\n\n"
-        if over:
-            return
-        if not events:
-            yield ": keep-alive\n\n"
+def _follow(service, game, game_id: str, viewer, after: int, end: int, heartbeat: float,
+            views: Callable[[Batch], str] | None = None) -> Iterator[str]:
+    """The caller's events after ``after`` from the process's shared feed of the game
+    (service.fanout); ``end`` is the game's version as the caller found it."""
+    store = service.store
+    batches = ctx().fanout.follow(
+        ("game", game_id), after, read=lambda v: store.read(game_id, v + 1),
+        wait=lambda v, block_ms: store.wait(game_id, v, block_ms),
+        position_of=_version, order=int, heartbeat=heartbeat, end=end)
+    with closing(batches):
+        for batch in batches:
+            if batch is None:
+                yield ": keep-alive\n\n"
+                continue
+            # Redacted once per viewer (seat, spectator, auditor) for every subscriber of this
+            # process; the key is the viewer itself, so no one gets another seat's rendering.
+            text, over = batch.once(("events", viewer),
+                                    lambda b=batch: _sse_events(service, game, b.items, viewer))
+            if views is not None:
+                # ?views=true: the caller's picture after these events (view, pending, its legal
+                # commands), so a seat learns of another's move and its own choices without a
+                # GET.
+                text += views(batch)
+            yield text  # one write a batch: with 1,000 subscribers the writes are the cost
+            if over:
+                return
+
+
+def _sse_events(service, game, events: list[StoredEvent], viewer) -> tuple[str, bool]:
+    """``events`` as ``viewer`` may see them, as server-sent events, up to the game's last
+    (``seed_revealed``); whether that one was among them."""
+    lines = []
+    for event in events:
+        body = EVENT_OUT.dump(service.public_event(game, event, viewer))
+        lines.append(f"id: {event.version}\nevent: {event.type}\ndata: {json.dumps(body)}\n\n")
+        if event.type == "seed_revealed":
+            return "".join(lines), True  # the game is over and its last event sent
+    return "".join(lines), False
+
+
+def _version(event: StoredEvent) -> int:
+    return event.version
+
+
+def _views(game_id: str, player) -> Callable[[Batch], str]:
+    """The caller's picture after a batch, as an SSE ``game`` event: the projection is read
+    once per batch and the picture made once per viewer, for all the subscribers sharing it."""
+    service = ctx().service
+
+    def picture(batch: Batch) -> str:
+        projection = batch.once("projection", lambda: service.projection(game_id))
+        viewer = service.viewer_for(projection, player)  # a player who sat down since sees it
+        return batch.once(("view", viewer), lambda: (
+            f"event: game\ndata: {json.dumps(game_body(game_id, player, projection))}\n\n"))
+
+    return picture

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from contextlib import closing
 
 from flask import Response, request, stream_with_context, url_for
 from flask.views import MethodView
@@ -26,7 +27,7 @@ from service.http.schemas import (
     WebhookOut,
     is_notice_id,
 )
-from service.inbox import my_games
+from service.inbox import my_games, notice_order
 
 blp = Blueprint("me", __name__, url_prefix="/v1/me",
                 description="Your account: games, notices, webhooks, tokens")
@@ -89,14 +90,25 @@ def _follow(inbox, player_id: str, after: str, heartbeat: float) -> Iterator[str
 
 
 def _notices(inbox, player_id: str, after: str, heartbeat: float) -> Iterator[str]:
-    while True:
-        notices = inbox.read(player_id, after, block_ms=int(heartbeat * 1000))
-        for notice in notices:
-            yield (f"id: {notice['id']}\nevent: {notice['kind']}\n"
-                   f"data: {json.dumps(notice)}\n\n")
-            after = notice["id"]
-        if not notices:
-            yield ": keep-alive\n\n"
+    """The player's notices from the process's shared feed of their inbox (service.fanout)."""
+    batches = ctx().fanout.follow(
+        ("inbox", player_id), after, read=lambda last: inbox.read(player_id, last),
+        wait=lambda last, block_ms: inbox.read(player_id, last, block_ms=block_ms),
+        position_of=_notice_id, order=notice_order, heartbeat=heartbeat)
+    with closing(batches):
+        for batch in batches:
+            if batch is None:
+                yield ": keep-alive\n\n"
+                continue
+            # A notice is addressed to one player: the text is the same for each of their
+            # connections in this process, so it is made once.
+            yield from batch.once("notices", lambda b=batch: [
+                f"id: {n['id']}\nevent: {n['kind']}\ndata: {json.dumps(n)}\n\n"
+                for n in b.items])
+
+
+def _notice_id(notice: dict) -> str:
+    return notice["id"]
 
 
 @blp.route("/webhooks")

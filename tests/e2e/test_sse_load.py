@@ -60,9 +60,18 @@ def test_moves_are_accepted_while_100_sse_streams_are_open(server):
             sock.close()
 
 
-def test_a_move_succeeds_while_200_streams_idle_in_one_api_process(redis_url, tmp_path):
-    # issue 9 item 1: one gevent process parks every stream in XREAD BLOCK; redis-py 8's pool
+def _gauge(base: str, name: str) -> float:
+    """A gauge's value on /metrics (added up over the API processes)."""
+    text = requests.get(base.removesuffix("/v1") + "/metrics", timeout=10).text
+    return sum(float(line.split()[-1]) for line in text.splitlines()
+               if line.startswith(f"{name} ") or line.startswith(f"{name}{{"))
+
+
+def test_200_idle_streams_of_a_game_share_one_redis_read_and_a_move_succeeds(redis_url,
+                                                                            tmp_path):
+    # issue 9 item 1: one gevent process parked every stream in XREAD BLOCK; redis-py 8's pool
     # stopped at 100 connections, so the 101st stream or the next move failed with 500.
+    # issue 13: the streams of one game in one process now share one blocking read.
     from tests.e2e.conftest import serving
 
     with serving(redis_url, tmp_path, "--web-workers", "1") as server:
@@ -78,7 +87,9 @@ def test_a_move_succeeds_while_200_streams_idle_in_one_api_process(redis_url, tm
                 streams.append(_open_stream(server, game_id))
             # The production heartbeat (15 s, past redis-py's old 5 s default socket timeout):
             # an idle stream gets its keep-alive, then the live move below.
-            _read_until(streams[0], b": keep-alive\n\n", timeout=40)
+            _read_until(streams[-1], b": keep-alive\n\n", timeout=40)
+            assert _gauge(server, "tablestream_sse_connections") == 200
+            assert _gauge(server, "tablestream_sse_feeds") == 1
             version = requests.get(f"{server}/games/{game_id}").json()["version"]
             response = requests.post(f"{server}/games/{game_id}/commands", headers=headers,
                                      json={"type": "add", "amount": 1,

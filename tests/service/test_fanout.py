@@ -1,0 +1,258 @@
+"""SSE fan-out (issue 13): one Redis read per followed stream per process, shared by every local
+subscriber, each still getting only its own seat's redaction, with no gap and no duplicate."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from events.store import NewEvent
+from games import REGISTRY
+from games.core import SPECTATOR
+from service import fanout
+from service.fanout import Fanout
+
+BOUND = 30.0  # seconds a test waits for something that must happen (not a timing check)
+
+
+def _blocks(chunks: Iterator[bytes]) -> Iterator[dict]:
+    """Parse SSE events from a streaming test-client response's chunks (comments skipped)."""
+    buffer = ""
+    for chunk in chunks:
+        buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+        while "\n\n" in buffer:
+            block, buffer = buffer.split("\n\n", 1)
+            fields = dict(line.split(": ", 1) for line in block.splitlines()
+                          if not line.startswith(":"))
+            if fields:
+                ident = fields.get("id")  # a version, or a notice's stream id
+                yield {"id": int(ident) if ident and ident.isdigit() else ident,
+                       "event": fields["event"], "data": json.loads(fields["data"])}
+
+
+def _until_picture_of(chunks: Iterator[bytes], version: int) -> tuple[list[dict], dict]:
+    """Events up to ``version`` and the ``game`` picture (``?views=true``) sent after it."""
+    events: list[dict] = []
+    for block in _blocks(chunks):
+        if block["event"] != "game":
+            events.append(block)
+        elif events and events[-1]["id"] == version:
+            return events, block["data"]
+    raise AssertionError(f"the stream ended before version {version}")
+
+
+def _wait_for(condition, what: str) -> None:
+    deadline = time.monotonic() + BOUND
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
+def test_seats_and_spectators_on_one_game_each_get_only_their_own_redaction(api):
+    game_id, players = api.table("loot", 3)
+    spectator = api.player("watcher")
+    viewers = [(0, players[0]), (1, players[1]), (2, players[2]), (SPECTATOR, spectator),
+               (SPECTATOR, {})]  # a signed-in spectator and an anonymous one
+    start = api.get(game_id)["version"]
+    streams = []
+    for _, headers in viewers:
+        response = api.client.get(
+            f"/v1/games/{game_id}/events/stream?views=true&last_event_id={start}",
+            headers=headers, buffered=False)
+        chunks = iter(response.response)
+        assert next(chunks) == b": connected\n\n"
+        assert next(chunks) == b": keep-alive\n\n"  # subscribed, and idle for a heartbeat
+        streams.append((response, chunks))
+    fanout_ = api.app.extensions["tablestream"].fanout
+    try:
+        # One reader for the game in this process, however many subscribe.
+        assert fanout_.readers() == {("game", game_id): len(viewers)}
+        drawn = 0
+        for _ in range(40):  # a few draws, each hidden from all but the drawer (loot.md)
+            public = api.get(game_id)
+            seat = int(sorted(public["pending"])[0])
+            legal = api.get(game_id, players[seat])["legal_commands"]
+            command = next((c for c in legal if c["type"] == "draw"), legal[0])
+            assert api.client.post(f"/v1/games/{game_id}/commands", headers=players[seat],
+                                   json=command).status_code == 200
+            drawn += command["type"] == "draw"
+            if drawn >= 3:
+                break
+        last = api.get(game_id)["version"]
+        received = [_until_picture_of(chunks, last) for _, chunks in streams]
+    finally:
+        # Each suspended stream holds its request context pushed (one thread here, unlike a
+        # server's greenlet per stream): closing them last-opened first pops them in order.
+        for response, _ in reversed(streams):
+            response.close()
+    game = REGISTRY["loot"]
+    drawn_seen = set()
+    for (viewer, headers), (events, picture) in zip(viewers, received, strict=True):
+        page = api.client.get(f"/v1/games/{game_id}/events?from={start + 1}", headers=headers)
+        assert events == [{"id": e["version"], "event": e["type"], "data": e}
+                          for e in page.json["events"]], viewer
+        assert picture == api.get(game_id, headers), viewer
+        state = api.service.projection(game_id).state
+        hidden = game.secrets(state, viewer)
+        assert not [s for s in hidden if f'"{s}"' in json.dumps(events)], viewer
+        drawn_seen.add(json.dumps([e["data"]["data"] for e in events
+                                   if e["event"] == "card_drawn"]))
+    # The drawn cards differ by viewer: a shared rendering would have made them all alike.
+    assert len(drawn_seen) > 1
+
+
+def test_two_notice_streams_of_one_player_share_one_read_and_both_hear_of_their_turn(api):
+    game_id, players = api.table("tally", 1, {"target": 100})
+    player_id = api.client.get("/v1/me", headers=players[0]).json["id"]
+    version = api.get(game_id)["version"]
+    streams = []
+    for _ in range(2):
+        response = api.client.get("/v1/me/events/stream", headers=players[0], buffered=False)
+        chunks = iter(response.response)
+        assert next(chunks) == b": connected\n\n"
+        assert next(chunks) == b": keep-alive\n\n"
+        streams.append((response, chunks))
+    try:
+        assert api.app.extensions["tablestream"].fanout.readers() == {("inbox", player_id): 2}
+        assert api.send(game_id, players[0], {"type": "add", "amount": 1},
+                        version).status_code == 200
+        heard = [next(b for b in _blocks(chunks) if b["event"] == "your_turn")
+                 for _, chunks in streams]
+    finally:
+        for response, _ in reversed(streams):
+            response.close()
+    assert heard[0] == heard[1]
+    assert heard[0]["data"]["game_id"] == game_id and heard[0]["data"]["version"] == version + 1
+
+
+def test_one_reader_is_shared_and_stops_after_the_last_subscriber(store, game_id):
+    hub = Fanout(block_ms=100)
+    _start(store, game_id)
+    first, second = _follow(hub, store, game_id, 0), _follow(hub, store, game_id, 0)
+    # Last-Event-ID 0: the new feed's first read (after keep-alives, should that read be slow)
+    assert _versions(_next_batch(first)) == [1]
+    assert _versions(_next_batch(second)) == [1]
+    assert next(first) is None and next(second) is None  # both live now, and idle
+    assert hub.readers() == {("game", game_id): 2}
+    store.append(game_id, 1, [NewEvent("tick", {"n": 2})])
+    batch = _next_batch(first)
+    assert _versions(batch) == [2]
+    assert _next_batch(second) is batch  # the very batch the one reader read
+    first.close()
+    assert hub.readers() == {("game", game_id): 1}
+    second.close()
+    _wait_for(lambda: hub.readers() == {}, "the reader did not stop")
+
+
+def _start(store, game_id: str) -> None:
+    """A game with its first event (version 1)."""
+    store.create(game_id, {"type": "tally", "status": "running"}, secret="seed")
+    store.append(game_id, 0, [NewEvent("tick", {"n": 1})])
+
+
+def _follow(hub: Fanout, store, game_id: str, after: int,
+            heartbeat: float = 0.05) -> Iterator[fanout.Batch | None]:
+    return hub.follow(("game", game_id), after, read=lambda v: store.read(game_id, v + 1),
+                      wait=lambda v, ms: store.wait(game_id, v, ms),
+                      position_of=lambda e: e.version, order=int, heartbeat=heartbeat)
+
+
+def _next_batch(batches: Iterator[fanout.Batch | None]) -> fanout.Batch:
+    """The next batch, past keep-alives (bounded)."""
+    deadline = time.monotonic() + BOUND
+    for batch in batches:
+        if batch is not None:
+            return batch
+        assert time.monotonic() < deadline, "no batch came"
+    raise AssertionError("the stream ended")
+
+
+def _versions(batch: fanout.Batch | None) -> list[int]:
+    return [] if batch is None else [e.version for e in batch.items]
+
+
+@pytest.mark.parametrize("backlog", [2])
+def test_a_subscriber_that_fell_behind_the_backlog_catches_up_from_the_log_exactly_once(
+        store, game_id, monkeypatch, backlog):
+    monkeypatch.setattr(fanout, "BACKLOG", backlog)
+    hub = Fanout(block_ms=100)
+    _start(store, game_id)
+    slow, pace = _follow(hub, store, game_id, 1), _follow(hub, store, game_id, 1)
+    assert next(slow) is None and next(pace) is None  # both live, nothing new yet
+    for version in range(1, 9):
+        store.append(game_id, version, [NewEvent("tick", {"n": version + 1})])
+        # The pacing subscriber sees each move as its own batch: the slow one, not reading,
+        # has batches dropped from its (tiny) backlog.
+        assert _versions(_next_batch(pace)) == [version + 1]
+    got: list[int] = []
+    while got[-1:] != [9]:
+        got += _versions(_next_batch(slow))
+    assert got == list(range(2, 10))
+    slow.close()
+    pace.close()
+
+
+def test_a_subscriber_joining_a_feed_already_past_it_gets_no_gap_and_no_duplicate(
+        store, game_id):
+    hub = Fanout(block_ms=100)
+    _start(store, game_id)
+    early = _follow(hub, store, game_id, 1)
+    assert next(early) is None
+    for version in range(1, 4):
+        store.append(game_id, version, [NewEvent("tick", {"n": version + 1})])
+        assert _versions(_next_batch(early)) == [version + 1]
+
+    def read_then_move_on(after: int) -> list:
+        # While the late subscriber catches up from the log, another move is made and
+        # published to the early one: it must reach the late one once, from the log or the feed.
+        events = store.read(game_id, after + 1)
+        if not events and store.last_version(game_id) == 4:
+            store.append(game_id, 4, [NewEvent("tick", {"n": 5})])
+            assert _versions(_next_batch(early)) == [5]
+        return events
+
+    late = hub.follow(("game", game_id), 2, read=read_then_move_on,
+                      wait=lambda v, ms: store.wait(game_id, v, ms),
+                      position_of=lambda e: e.version, order=int, heartbeat=0.05)
+    got = _versions(next(late))  # Last-Event-ID 2, behind the feed: 3 and 4 from the log
+    got += _versions(_next_batch(late))  # 5, made during its catch-up
+    store.append(game_id, 5, [NewEvent("tick", {"n": 6})])
+    while got[-1:] != [6]:
+        got += _versions(_next_batch(late))
+    assert got == [3, 4, 5, 6]
+    assert hub.readers() == {("game", game_id): 2}
+    early.close()
+    late.close()
+
+
+def test_a_made_up_last_event_id_does_not_hide_later_moves_from_other_subscribers(
+        store, game_id):
+    hub = Fanout(block_ms=100)
+    _start(store, game_id)
+    ahead = hub.follow(("game", game_id), 100, read=lambda v: store.read(game_id, v + 1),
+                       wait=lambda v, ms: store.wait(game_id, v, ms),
+                       position_of=lambda e: e.version, order=int, heartbeat=0.05, end=1)
+    assert next(ahead) is None  # it started the feed, at the log's end rather than at 100
+    honest = _follow(hub, store, game_id, 1)
+    assert next(honest) is None
+    store.append(game_id, 1, [NewEvent("tick", {"n": 2})])
+    assert _versions(_next_batch(honest)) == [2]
+    ahead.close()
+    honest.close()
+
+
+def test_a_rendering_is_made_once_per_key_and_shared(store, game_id):
+    _start(store, game_id)
+    batch = fanout.Batch(store.read(game_id))
+    made: list[object] = []
+
+    def render(viewer: object) -> str:
+        made.append(viewer)
+        return f"seen by {viewer}"
+
+    assert [batch.once(v, lambda v=v: render(v)) for v in (0, 1, 0, SPECTATOR, 1)] == [
+        "seen by 0", "seen by 1", "seen by 0", "seen by spectator", "seen by 1"]
+    assert made == [0, 1, SPECTATOR]

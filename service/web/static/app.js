@@ -443,6 +443,7 @@ function tick(table) {
 
 function drawBoard(table, body, seat, legal) {
   const root = clear(table.parts.board);
+  root.dataset.version = String(body.version);
   const ctx = {
     game: body, view: body.view, seat: seat === undefined ? null : seat, legal: legal || [],
     send: (command) => send(table, command), names: names(body), el,

@@ -46,7 +46,11 @@ def play_to_end(page: Page, rng: random.Random, max_clicks: int = 4000,
     ``screenshot`` (a callable) is called once, after a few moves, with the page mid-game."""
     clicks = 0
     while clicks < max_clicks:
-        page.wait_for_selector(f"{MOVES}, #result", timeout=WAIT_MS)
+        try:
+            page.wait_for_selector(f"{MOVES}, #result", timeout=WAIT_MS)
+        except PlaywrightTimeout:
+            pytest.fail(f"after {clicks} clicks, neither a move nor the result shows:\n"
+                        f"{page.locator('main').inner_text()}")
         if page.locator("#result").count():
             return clicks
         buttons = page.locator(MOVES)

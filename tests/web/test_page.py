@@ -171,3 +171,26 @@ def test_a_reaction_window_is_shown_with_its_countdown(page):
     assert "(reaction window)" in window.first.inner_text()
     deadline = int(window.first.locator(".countdown").get_attribute("data-deadline"))
     assert 0 < deadline - page.evaluate("Date.now()") <= 600_000  # Unix ms, within the window
+
+
+@pytest.mark.parametrize("game", ["loot", "maskmen"])
+def test_a_card_in_the_hand_plays_on_the_board_by_clicking_it(page, game):
+    sign_in(page, f"sam-{game}")
+    create_game(page, game, ["bot:basic"])
+    rng = random.Random(2)
+    playable = page.locator("#board button.playing-card, #board button.wrestler")
+    for _ in range(30):  # Loot's first turns may offer only a draw: make moves until a card plays
+        page.wait_for_selector(f"{MOVES}, #result", timeout=WAIT_MS)
+        if playable.count() or page.locator("#result").count():
+            break
+        play_to_end(page, rng, stop_after=1)
+    assert playable.count()
+    before = int(page.locator("#version").inner_text())
+    card = playable.first
+    chooses = card.get_attribute("aria-pressed") is not None  # several uses: pick one after
+    card.click()
+    if chooses:
+        assert page.locator("#board [aria-pressed='true']").count() == 1
+        page.locator("#board button.board-move").first.click()
+    page.wait_for_function("v => Number(document.getElementById('version').textContent) > v",
+                           arg=before)

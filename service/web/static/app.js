@@ -70,6 +70,8 @@ function page(title, ...children) {
   clear(main);
   document.title = title ? `${title} · Tablestream` : 'Tablestream';
   main.append(...children);
+  // A new page: keyboard and screen-reader users start at its top, not where the last one was.
+  main.focus({ preventScroll: true });
 }
 
 function renderWho() {

@@ -351,7 +351,10 @@ async function openTable(gameId) {
 // the token goes in the URL, which the stream endpoint alone accepts.
 function follow(table) {
   if (table.closed || !table.game || table.game.status === 'finished') return;
-  const query = new URLSearchParams({ views: 'true', access_token: state.token });
+  // From the version we drew, so nothing between the GET and the connection is missed (a
+  // reconnection's Last-Event-ID wins over it).
+  const query = new URLSearchParams({ views: 'true', access_token: state.token,
+    last_event_id: String(table.game.version) });
   const source = new EventSource(`${API}/games/${table.id}/events/stream?${query}`);
   table.source = source;
   source.addEventListener('game', (event) => update(table, JSON.parse(event.data)));
@@ -376,6 +379,9 @@ function update(table, body) {
   if (table.closed) return;
   table.updatedAt = Date.now();
   if (table.game && body.version < table.game.version) return; // an older answer, overtaken
+  const text = JSON.stringify(body);
+  if (text === table.drawn) return; // the same picture again (the stream after our own move)
+  table.drawn = text;
   table.game = body;
   document.title = `${titleOf(body.game)} · Tablestream`;
   if (body.status === 'finished' && table.source) table.source.close();
@@ -607,6 +613,7 @@ async function showVersion(table, version) {
 function goLive(table) {
   table.replay = null;
   table.parts.board.classList.remove('replaying');
+  table.drawn = null;
   update(table, table.game);
 }
 

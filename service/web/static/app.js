@@ -660,7 +660,9 @@ async function explain(table, version) {
     table.explanation = el('div', { id: 'explain', class: 'explain', tabindex: '-1' },
       el('h3', {}, `Event ${answer.version}`,
         answer.seat !== null ? ` by ${n[answer.seat] || answer.seat}` : ''),
-      answer.command ? el('p', {}, 'Command: ', commandLabel(answer.command)) : null,
+      // Another seat's command shows its type only: the board's words need its fields.
+      answer.command ? el('p', {}, 'Command: ', Object.keys(answer.command).length > 1
+        ? labelOf(table, answer.command, table.game.view) : commandLabel(answer.command)) : null,
       el('ul', { class: 'checks' }, (answer.checks || []).map((c) => el('li', {}, c))),
       el('details', {}, el('summary', {}, 'Events and the state before'),
         el('pre', {}, JSON.stringify({ events: answer.events, before: answer.before }, null, 2))));

@@ -55,6 +55,7 @@ function route() {
   const hash = location.hash || '#/';
   if (!hash.startsWith('#/')) return; // in-page anchors (the skip link)
   closeTable();
+  closeNotices();
   const match = hash.match(/^#\/games\/([A-Za-z0-9_-]+)/);
   if (!state.token) showSignIn();
   else if (match) openTable(match[1]);
@@ -126,6 +127,27 @@ function titleOf(game) {
   return entry ? entry.title : game;
 }
 
+// The lobby follows the player's notices (one SSE stream over all their games) and redraws its
+// lists when one comes: a game started, it is your turn, a game ended.
+const NOTICES = ['game_started', 'your_turn', 'undo_asked', 'clock_warning', 'game_over'];
+
+function followNotices(refresh) {
+  const query = new URLSearchParams({ access_token: state.token });
+  const source = new EventSource(`${API}/me/events/stream?${query}`);
+  let pending = null;
+  const later = () => {
+    clearTimeout(pending);
+    pending = setTimeout(refresh, 300); // one redraw for a burst of notices
+  };
+  for (const kind of NOTICES) source.addEventListener(kind, later);
+  state.notices = source;
+}
+
+function closeNotices() {
+  if (state.notices) state.notices.close();
+  state.notices = null;
+}
+
 async function showLobby() {
   const mine = el('ul', { class: 'games', id: 'my-games' });
   const open = el('ul', { class: 'games', id: 'open-games' });
@@ -137,24 +159,30 @@ async function showLobby() {
       el('h2', { id: 'mine-h' }, 'Your games'), mine),
     el('section', { class: 'card', 'aria-labelledby': 'open-h' },
       el('h2', { id: 'open-h' }, 'Open games'), open,
-      el('button', { type: 'button', onclick: () => showLobby() }, 'Refresh')));
+      el('button', { type: 'button', onclick: () => fillLobby(mine, open).catch(fail) },
+        'Refresh')));
   try {
     await catalog();
     renderCreator(creator);
-    const [my, lobby] = await Promise.all([api('GET', '/me/games?filter=all&limit=50'),
-      api('GET', '/games?status=open&limit=50')]);
-    fillGames(mine, my, (g) => [
-      el('span', {}, `${titleOf(g.game)} · ${g.status}`,
-        g.your_turn ? el('strong', { class: 'badge' }, ' your turn') : null),
-      el('button', { type: 'button', onclick: () => go(`#/games/${g.id}`) }, 'Open')],
-    'No games yet.');
-    const mineIds = new Set(my.map((g) => g.id));
-    fillGames(open, lobby.filter((g) => !mineIds.has(g.id)), (g) => [
-      el('span', {}, `${titleOf(g.game)} · ${g.free_seats} of ${g.seats} seats free`),
-      el('button', { type: 'button', onclick: () => join(g.id) }, 'Join'),
-      el('button', { type: 'button', onclick: () => go(`#/games/${g.id}`) }, 'Watch')],
-    'No open games.');
+    await fillLobby(mine, open);
+    if (!state.notices && document.contains(mine)) followNotices(() => fillLobby(mine, open).catch(fail));
   } catch (error) { fail(error); }
+}
+
+async function fillLobby(mine, open) {
+  const [my, lobby] = await Promise.all([api('GET', '/me/games?filter=all&limit=50'),
+    api('GET', '/games?status=open&limit=50')]);
+  fillGames(mine, my, (g) => [
+    el('span', {}, `${titleOf(g.game)} · ${g.status}`,
+      g.your_turn ? el('strong', { class: 'badge' }, ' your turn') : null),
+    el('button', { type: 'button', onclick: () => go(`#/games/${g.id}`) }, 'Open')],
+  'No games yet.');
+  const mineIds = new Set(my.map((g) => g.id));
+  fillGames(open, lobby.filter((g) => !mineIds.has(g.id)), (g) => [
+    el('span', {}, `${titleOf(g.game)} · ${g.free_seats} of ${g.seats} seats free`),
+    el('button', { type: 'button', onclick: () => join(g.id) }, 'Join'),
+    el('button', { type: 'button', onclick: () => go(`#/games/${g.id}`) }, 'Watch')],
+  'No open games.');
 }
 
 function fillGames(list, games, row, empty) {

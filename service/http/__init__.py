@@ -9,6 +9,7 @@ import flask_swagger_ui
 from flask import Blueprint as FlaskBlueprint
 from flask import Flask, Response, current_app
 
+from service import web
 from service.accounts import Accounts
 from service.application import GameService
 from service.config import Config
@@ -91,6 +92,7 @@ def create_app(config: Config | None = None, followups: Any = None,
         api.register_blueprint(blueprint)
     app.extensions["tablestream.api"] = api
     app.register_blueprint(docs_assets)
+    app.register_blueprint(web.blp)
     app.add_url_rule("/metrics", "metrics", _metrics)
     return app
 

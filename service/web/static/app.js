@@ -1,0 +1,662 @@
+// Tablestream's web client: a third-party client of the public API (openapi.yaml), nothing more.
+// Routes: #/ (sign-in or lobby), #/games/<id> (a table: board, moves, clocks, replay, explain).
+import { el, clear, words, commandLabel } from './dom.js';
+
+const API = '/v1';
+const TOKEN_KEY = 'tablestream.token';
+const main = document.getElementById('main');
+const who = document.getElementById('who');
+const toast = document.getElementById('toast');
+
+const state = {
+  token: localStorage.getItem(TOKEN_KEY),
+  me: null,
+  catalog: null,
+  table: null, // the open game page, see openTable()
+};
+
+// --- the API -------------------------------------------------------------------------------
+
+class Problem extends Error {
+  constructor(status, body) {
+    super((body && (body.detail || body.title)) || `HTTP ${status}`);
+    this.status = status;
+    this.code = body && body.code;
+  }
+}
+
+async function api(method, path, body) {
+  const headers = { Accept: 'application/json' };
+  if (state.token) headers.Authorization = `Bearer ${state.token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(API + path, {
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  const data = text ? JSON.parse(text) : null;
+  if (!response.ok) throw new Problem(response.status, data);
+  return data;
+}
+
+function say(message, isError = false) {
+  toast.textContent = message;
+  toast.className = isError ? 'error' : '';
+}
+
+function fail(error) {
+  say(error.code ? `${error.message} (${error.code})` : String(error.message || error), true);
+}
+
+// --- routing -------------------------------------------------------------------------------
+
+function route() {
+  const hash = location.hash || '#/';
+  if (!hash.startsWith('#/')) return; // in-page anchors (the skip link)
+  closeTable();
+  const match = hash.match(/^#\/games\/([A-Za-z0-9_-]+)/);
+  if (!state.token) showSignIn();
+  else if (match) openTable(match[1]);
+  else showLobby();
+}
+
+function go(hash) {
+  if (location.hash === hash) route();
+  else location.hash = hash;
+}
+
+function page(title, ...children) {
+  clear(main);
+  document.title = title ? `${title} · Tablestream` : 'Tablestream';
+  main.append(...children);
+}
+
+function renderWho() {
+  clear(who);
+  if (state.me) {
+    who.append(el('span', { class: 'me' }, `Signed in as ${state.me.name}`), ' ',
+      el('button', { type: 'button', class: 'link', onclick: signOut }, 'Sign out'));
+  }
+}
+
+// --- signing in ----------------------------------------------------------------------------
+
+function showSignIn() {
+  const input = el('input', { id: 'signin-name', name: 'name', required: true, maxlength: '40',
+    autocomplete: 'nickname' });
+  const form = el('form', { class: 'card signin', onsubmit: async (event) => {
+    event.preventDefault();
+    try {
+      const created = await api('POST', '/players', { name: input.value.trim() });
+      state.token = created.token;
+      localStorage.setItem(TOKEN_KEY, created.token);
+      state.me = { id: created.id, name: created.name };
+      renderWho();
+      say(`Welcome, ${created.name}.`);
+      route();
+    } catch (error) { fail(error); }
+  } },
+  el('h1', {}, 'Play turn-based games'),
+  el('label', { for: 'signin-name' }, 'Your name'), input,
+  el('button', { type: 'submit' }, 'Sign in'));
+  page('Sign in', form);
+  input.focus();
+}
+
+function signOut() {
+  localStorage.removeItem(TOKEN_KEY);
+  state.token = null;
+  state.me = null;
+  renderWho();
+  go('#/');
+}
+
+// --- the lobby -----------------------------------------------------------------------------
+
+async function catalog() {
+  if (!state.catalog) state.catalog = await api('GET', '/games/catalog');
+  return state.catalog;
+}
+
+function titleOf(game) {
+  const entry = (state.catalog || []).find((e) => e.name === game);
+  return entry ? entry.title : game;
+}
+
+async function showLobby() {
+  const mine = el('ul', { class: 'games', id: 'my-games' });
+  const open = el('ul', { class: 'games', id: 'open-games' });
+  const creator = el('div', { id: 'create' });
+  page('Lobby',
+    el('section', { class: 'card', 'aria-labelledby': 'create-h' },
+      el('h2', { id: 'create-h' }, 'New game'), creator),
+    el('section', { class: 'card', 'aria-labelledby': 'mine-h' },
+      el('h2', { id: 'mine-h' }, 'Your games'), mine),
+    el('section', { class: 'card', 'aria-labelledby': 'open-h' },
+      el('h2', { id: 'open-h' }, 'Open games'), open,
+      el('button', { type: 'button', onclick: () => showLobby() }, 'Refresh')));
+  try {
+    await catalog();
+    renderCreator(creator);
+    const [my, lobby] = await Promise.all([api('GET', '/me/games?filter=all&limit=50'),
+      api('GET', '/games?status=open&limit=50')]);
+    fillGames(mine, my, (g) => [
+      el('span', {}, `${titleOf(g.game)} · ${g.status}`,
+        g.your_turn ? el('strong', { class: 'badge' }, ' your turn') : null),
+      el('button', { type: 'button', onclick: () => go(`#/games/${g.id}`) }, 'Open')],
+    'No games yet.');
+    const mineIds = new Set(my.map((g) => g.id));
+    fillGames(open, lobby.filter((g) => !mineIds.has(g.id)), (g) => [
+      el('span', {}, `${titleOf(g.game)} · ${g.free_seats} of ${g.seats} seats free`),
+      el('button', { type: 'button', onclick: () => join(g.id) }, 'Join'),
+      el('button', { type: 'button', onclick: () => go(`#/games/${g.id}`) }, 'Watch')],
+    'No open games.');
+  } catch (error) { fail(error); }
+}
+
+function fillGames(list, games, row, empty) {
+  clear(list);
+  if (!games.length) list.append(el('li', { class: 'empty' }, empty));
+  for (const game of games) list.append(el('li', { dataset: { game: game.id } }, row(game)));
+}
+
+async function join(gameId) {
+  try {
+    await api('POST', `/games/${gameId}/join`);
+    go(`#/games/${gameId}`);
+  } catch (error) { fail(error); }
+}
+
+// The create form: a title, its seats (you, open human seats, bots by level) and its options,
+// all from the catalog, so a new title needs no change here.
+function renderCreator(root) {
+  const entries = state.catalog;
+  const gameSelect = el('select', { id: 'new-game', name: 'game' },
+    entries.map((e) => el('option', { value: e.name }, e.title)));
+  const countSelect = el('select', { id: 'new-seats', name: 'seats' });
+  const seatsBox = el('fieldset', { class: 'seats' }, el('legend', {}, 'Seats'));
+  const optionsBox = el('fieldset', { class: 'options' }, el('legend', {}, 'Options'));
+  const think = el('input', { id: 'new-think', type: 'number', min: '10', max: '5000',
+    placeholder: 'default' });
+  const entry = () => entries.find((e) => e.name === gameSelect.value);
+
+  function seatChoices(index) {
+    const levels = entry().bot_levels;
+    const select = el('select', { id: `seat-${index}`, class: 'seat-kind' },
+      el('option', { value: 'human' }, 'Human (open seat)'),
+      levels.map((level) => el('option', { value: `bot:${level}` }, `Bot: ${level}`)));
+    select.value = levels.includes('basic') ? 'bot:basic' : `bot:${levels[0]}`;
+    return el('div', { class: 'field' }, el('label', { for: `seat-${index}` }, `Seat ${index + 1}`),
+      select);
+  }
+
+  function drawSeats() {
+    const n = Number(countSelect.value);
+    clear(seatsBox).append(el('legend', {}, 'Seats'),
+      el('div', { class: 'field' }, el('span', { class: 'label' }, 'Seat 1'),
+        el('span', {}, 'You')));
+    for (let i = 1; i < n; i += 1) seatsBox.append(seatChoices(i));
+  }
+
+  function drawGame() {
+    const e = entry();
+    clear(countSelect);
+    for (let n = e.min_seats; n <= e.max_seats; n += 1) {
+      countSelect.append(el('option', { value: String(n) }, String(n)));
+    }
+    drawSeats();
+    clear(optionsBox).append(el('legend', {}, 'Options'));
+    for (const [name, schema] of Object.entries(e.options.properties || {})) {
+      optionsBox.append(optionField(name, schema));
+    }
+  }
+
+  gameSelect.addEventListener('change', drawGame);
+  countSelect.addEventListener('change', drawSeats);
+  const form = el('form', { onsubmit: async (event) => {
+    event.preventDefault();
+    const seats = [{ kind: 'human' }];
+    for (const select of seatsBox.querySelectorAll('select.seat-kind')) {
+      const [kind, level] = select.value.split(':');
+      const seat = kind === 'bot' ? { kind, level } : { kind };
+      if (kind === 'bot' && level === 'expert' && think.value) seat.think_ms = Number(think.value);
+      seats.push(seat);
+    }
+    try {
+      const options = readOptions(optionsBox);
+      let game = await api('POST', '/games', { game: gameSelect.value, seats, options });
+      if (game.seats.every((s) => s.kind !== 'human' || s.player)) {
+        game = await api('POST', `/games/${game.id}/start`);
+      }
+      go(`#/games/${game.id}`);
+    } catch (error) { fail(error); }
+  } },
+  el('div', { class: 'field' }, el('label', { for: 'new-game' }, 'Game'), gameSelect),
+  el('div', { class: 'field' }, el('label', { for: 'new-seats' }, 'Players'), countSelect),
+  seatsBox,
+  el('details', {}, el('summary', {}, 'Options'), optionsBox,
+    el('div', { class: 'field' }, el('label', { for: 'new-think' }, 'Expert bot think time (ms)'),
+      think)),
+  el('button', { type: 'submit', id: 'create-game' }, 'Create game'));
+  clear(root).append(form);
+  drawGame();
+}
+
+// One input per option of the catalog's schema; only changed values are sent.
+function optionField(name, schema) {
+  const id = `opt-${name}`;
+  const dflt = schema.default;
+  let input;
+  if (schema.enum) {
+    input = el('select', { id }, schema.enum.map((v) => el('option', { value: JSON.stringify(v) },
+      String(v))));
+    input.value = JSON.stringify(dflt);
+  } else if (schema.type === 'boolean') {
+    input = el('input', { id, type: 'checkbox', checked: Boolean(dflt) });
+  } else if (schema.type === 'integer' || schema.type === 'number') {
+    input = el('input', { id, type: 'number', min: schema.minimum, max: schema.maximum,
+      value: dflt === undefined ? '' : String(dflt) });
+  } else {
+    input = el('input', { id, type: 'text', value: dflt === undefined ? '' : JSON.stringify(dflt),
+      spellcheck: 'false' });
+  }
+  input.dataset.option = name;
+  input.dataset.kind = schema.enum ? 'enum' : (schema.type || 'json');
+  input.dataset.initial = input.type === 'checkbox' ? String(input.checked) : input.value;
+  return el('div', { class: 'field' }, el('label', { for: id }, words(name)), input);
+}
+
+function readOptions(box) {
+  const options = {};
+  for (const input of box.querySelectorAll('[data-option]')) {
+    const current = input.type === 'checkbox' ? String(input.checked) : input.value;
+    if (current === input.dataset.initial) continue;
+    const kind = input.dataset.kind;
+    if (kind === 'boolean') options[input.dataset.option] = input.checked;
+    else if (kind === 'integer' || kind === 'number') options[input.dataset.option] = Number(current);
+    else if (current !== '') options[input.dataset.option] = JSON.parse(current);
+  }
+  return options;
+}
+
+// --- a table -------------------------------------------------------------------------------
+
+const boards = new Map();
+
+async function boardModule(game) {
+  const name = /^[a-z0-9_]+$/.test(game) ? game : 'generic';
+  if (!boards.has(name)) {
+    boards.set(name, import(`./boards/${name}.js`).catch(() => import('./boards/generic.js')));
+  }
+  return boards.get(name);
+}
+
+function closeTable() {
+  const table = state.table;
+  if (!table) return;
+  table.closed = true;
+  if (table.source) table.source.close();
+  clearInterval(table.ticker);
+  state.table = null;
+}
+
+async function openTable(gameId) {
+  await catalog().catch(() => null);
+  const table = {
+    id: gameId, game: null, module: null, replay: null, log: [], logged: 0, closed: false,
+    source: null, ticker: null,
+    parts: {
+      head: el('div', { class: 'table-head' }),
+      prompts: el('section', { class: 'prompts', 'aria-label': 'Whose move', 'aria-live': 'polite' }),
+      board: el('section', { class: 'board', id: 'board', 'aria-label': 'Board' }),
+      moves: el('section', { class: 'moves card', id: 'commands', 'aria-labelledby': 'moves-h' }),
+      replay: el('section', { class: 'replay card', 'aria-labelledby': 'replay-h' }),
+      log: el('section', { class: 'log card', 'aria-labelledby': 'log-h' }),
+    },
+  };
+  state.table = table;
+  const p = table.parts;
+  page('Game', p.head, p.prompts, p.board, p.moves, p.replay, p.log);
+  try {
+    const body = await api('GET', `/games/${gameId}`);
+    table.module = await boardModule(body.game);
+    if (table.closed) return;
+    update(table, body);
+    drawReplay(table);
+    follow(table);
+    table.ticker = setInterval(() => tick(table), 250);
+  } catch (error) {
+    fail(error);
+    clear(p.head).append(el('p', {}, `Could not open game ${gameId}.`),
+      el('a', { href: '#/' }, 'Back to the lobby'));
+  }
+}
+
+// The live feed: the game's events over SSE with ?views=true, so each batch of events comes
+// with this player's new picture of the game (an event `game`). EventSource cannot set headers:
+// the token goes in the URL, which the stream endpoint alone accepts.
+function follow(table) {
+  if (table.closed || !table.game || table.game.status === 'finished') return;
+  const query = new URLSearchParams({ views: 'true', access_token: state.token });
+  const source = new EventSource(`${API}/games/${table.id}/events/stream?${query}`);
+  table.source = source;
+  source.addEventListener('game', (event) => update(table, JSON.parse(event.data)));
+  source.addEventListener('error', () => {
+    if (table.game && table.game.status === 'finished') source.close();
+  });
+}
+
+function update(table, body) {
+  if (table.closed) return;
+  if (table.game && body.version < table.game.version) return; // an older answer, overtaken
+  table.game = body;
+  document.title = `${titleOf(body.game)} · Tablestream`;
+  if (body.status === 'finished' && table.source) table.source.close();
+  const focus = focusKey();
+  drawHead(table);
+  drawPrompts(table);
+  if (!table.replay) drawBoard(table, body, body.you, body.legal_commands);
+  drawMoves(table);
+  syncReplay(table);
+  refreshLog(table);
+  tick(table);
+  restoreFocus(focus);
+}
+
+function names(body) {
+  const out = {};
+  for (const seat of body.seats) {
+    out[seat.seat] = seat.name || (seat.kind === 'bot' ? `Bot ${seat.seat + 1} (${seat.level})`
+      : `Seat ${seat.seat + 1}`);
+  }
+  return out;
+}
+
+function drawHead(table) {
+  const body = table.game;
+  const n = names(body);
+  const you = body.you;
+  const seats = el('ul', { class: 'seats-list' }, body.seats.map((s) => el('li', {
+    class: ['seat', s.seat === you && 'you', body.pending[s.seat] && 'to-move'],
+  }, n[s.seat], s.seat === you ? ' (you)' : '', s.timeouts ? ` · ${s.timeouts} timeouts` : '')));
+  const actions = [];
+  const seated = you !== null && you !== undefined;
+  if (body.status === 'open') {
+    if (!seated && body.seats.some((s) => s.kind === 'human' && !s.player)) {
+      actions.push(el('button', { type: 'button', dataset: { key: 'join' },
+        onclick: () => join(body.id) }, 'Join this game'));
+    }
+    if (seated) {
+      actions.push(el('button', { type: 'button', dataset: { key: 'start' }, onclick: async () => {
+        try { update(table, await api('POST', `/games/${body.id}/start`)); } catch (e) { fail(e); }
+      } }, 'Start'));
+    }
+  }
+  if (body.status === 'finished') {
+    actions.push(el('button', { type: 'button', id: 'download', dataset: { key: 'download' },
+      onclick: () => downloadTranscript(table) }, 'Download transcript'));
+  }
+  clear(table.parts.head).append(
+    el('p', {}, el('a', { href: '#/' }, '← Lobby')),
+    el('h1', {}, titleOf(body.game)),
+    el('p', { class: 'meta' }, `Game ${body.id} · ${body.status} · version `,
+      el('span', { id: 'version' }, String(body.version))),
+    seats,
+    body.result ? drawResult(body, n) : null,
+    actions.length ? el('div', { class: 'actions' }, actions) : null);
+}
+
+function drawResult(body, n) {
+  const result = body.result;
+  const winners = (result.winners || []).map((s) => n[s] || `Seat ${Number(s) + 1}`);
+  const scores = result.scores
+    ? Object.entries(result.scores).map(([s, v]) => `${n[s] || s} ${v}`).join(', ') : null;
+  return el('div', { class: 'result', id: 'result', role: 'status' },
+    el('strong', {}, 'Game over. '),
+    winners.length ? `Winner${winners.length > 1 ? 's' : ''}: ${winners.join(', ')}.` : 'No winner.',
+    scores ? ` Scores: ${scores}.` : '',
+    result.reason ? ` (${words(result.reason)})` : '');
+}
+
+// Every open decision with its clock: reaction windows and turn clocks count down live
+// (deadlines are Unix ms in `pending`).
+function drawPrompts(table) {
+  const body = table.game;
+  const n = names(body);
+  const root = clear(table.parts.prompts);
+  const entries = Object.entries(body.pending || {});
+  if (body.status !== 'running' || !entries.length) return;
+  root.append(el('ul', {}, entries.map(([seat, prompt]) => el('li', {
+    class: ['prompt', prompt.clock === 'reaction' && 'reaction', Number(seat) === body.you && 'mine'],
+  }, el('strong', {}, Number(seat) === body.you ? 'You' : n[seat]), `: ${prompt.label}`,
+  prompt.clock === 'reaction' ? ' (reaction window)' : '',
+  prompt.deadline ? el('span', { class: 'countdown', 'aria-hidden': 'true',
+    dataset: { deadline: String(prompt.deadline) } }) : null))));
+}
+
+function tick(table) {
+  for (const node of table.parts.prompts.querySelectorAll('.countdown')) {
+    const left = Math.max(0, Number(node.dataset.deadline) - Date.now());
+    node.textContent = ` ⏱ ${(left / 1000).toFixed(left < 10000 ? 1 : 0)} s`;
+    node.classList.toggle('urgent', left < 10000);
+  }
+}
+
+function drawBoard(table, body, seat, legal) {
+  const root = clear(table.parts.board);
+  const ctx = {
+    game: body, view: body.view, seat: seat === undefined ? null : seat, legal: legal || [],
+    send: (command) => send(table, command), names: names(body), el,
+  };
+  const holder = el('div', { class: `board-${body.game}` });
+  root.append(holder);
+  try {
+    table.module.render(holder, ctx);
+  } catch (error) {
+    // A board that cannot draw this view falls back to the generic one; the buttons still work.
+    console.error(error);
+    clear(holder).append(el('pre', { class: 'generic-view' }, JSON.stringify(body.view, null, 2)));
+  }
+}
+
+function labelOf(table, command, view) {
+  const custom = table.module && table.module.label;
+  if (custom) {
+    try {
+      const text = custom(command, view);
+      if (text) return text;
+    } catch (error) { console.error(error); }
+  }
+  return commandLabel(command);
+}
+
+function drawMoves(table) {
+  const body = table.game;
+  const root = clear(table.parts.moves);
+  root.append(el('h2', { id: 'moves-h' }, 'Your moves'));
+  const legal = body.legal_commands || [];
+  if (table.replay) root.append(el('p', {}, 'Replaying: go back to live to play.'));
+  else if (!legal.length) {
+    const waiting = body.status === 'running' && body.you !== null && body.you !== undefined
+      ? 'Waiting for the others…' : (body.status === 'open' ? 'Waiting for players.' : 'Nothing to do.');
+    root.append(el('p', { class: 'waiting' }, waiting));
+  } else {
+    root.append(el('div', { class: 'command-list' }, legal.map((command) => {
+      const key = JSON.stringify({ ...command, expected_version: undefined });
+      return el('button', { type: 'button', class: 'cmd', dataset: { key },
+        onclick: () => send(table, command) }, labelOf(table, command, body.view));
+    })));
+  }
+}
+
+async function send(table, command) {
+  if (table.sending) return null;
+  table.sending = true;
+  for (const b of table.parts.moves.querySelectorAll('button.cmd')) b.disabled = true;
+  try {
+    const answer = await api('POST', `/games/${table.id}/commands`, command);
+    update(table, answer.game);
+    return answer;
+  } catch (error) {
+    fail(error);
+    // The game moved on (a clock, a bot): show it as it is now.
+    if (error.status === 409) update(table, await api('GET', `/games/${table.id}`));
+    else drawMoves(table);
+    return null;
+  } finally {
+    table.sending = false;
+  }
+}
+
+function focusKey() {
+  const active = document.activeElement;
+  return active && active.dataset ? active.dataset.key || active.id || null : null;
+}
+
+function restoreFocus(key) {
+  if (!key || (document.activeElement && document.activeElement !== document.body)) return;
+  const target = document.querySelector(`[data-key="${CSS.escape(key)}"]`) || document.getElementById(key);
+  if (target) target.focus();
+  else {
+    const first = document.querySelector('#commands button.cmd');
+    if (first) first.focus();
+  }
+}
+
+// --- replay, the log and explain -------------------------------------------------------------
+
+function drawReplay(table) {
+  const slider = el('input', { type: 'range', id: 'replay-slider', min: '1', step: '1',
+    max: String(table.game.version), value: String(table.game.version) });
+  const shown = el('output', { id: 'replay-version', for: 'replay-slider' });
+  const live = el('button', { type: 'button', id: 'replay-live', onclick: () => goLive(table) }, 'Live');
+  const step = (delta) => {
+    slider.value = String(Math.min(Number(slider.max), Math.max(1, Number(slider.value) + delta)));
+    showVersion(table, Number(slider.value));
+  };
+  slider.addEventListener('change', () => showVersion(table, Number(slider.value)));
+  clear(table.parts.replay).append(
+    el('h2', { id: 'replay-h' }, 'Replay'),
+    el('label', { for: 'replay-slider' }, 'Version'), slider, shown,
+    el('div', { class: 'actions' },
+      el('button', { type: 'button', id: 'replay-back', 'aria-label': 'One version back',
+        onclick: () => step(-1) }, '◀ Back'),
+      el('button', { type: 'button', id: 'replay-forward', 'aria-label': 'One version forward',
+        onclick: () => step(1) }, 'Forward ▶'),
+      live));
+  table.slider = slider;
+  table.shown = shown;
+  syncReplay(table);
+}
+
+function syncReplay(table) {
+  if (!table.slider) return;
+  const latest = table.game.version;
+  table.slider.max = String(latest);
+  if (!table.replay) table.slider.value = String(latest);
+  table.shown.textContent = table.replay ? `${table.replay.version} of ${latest} (replay)`
+    : `${latest} (live)`;
+}
+
+async function showVersion(table, version) {
+  try {
+    const body = await api('GET', `/games/${table.id}/replay?version=${version}`);
+    if (table.closed) return;
+    table.replay = body;
+    table.parts.board.classList.add('replaying');
+    drawBoard(table, body, null, []);
+    drawMoves(table);
+    syncReplay(table);
+  } catch (error) { fail(error); }
+}
+
+function goLive(table) {
+  table.replay = null;
+  table.parts.board.classList.remove('replaying');
+  update(table, table.game);
+}
+
+async function refreshLog(table) {
+  const version = table.game.version;
+  if (table.logged >= version || table.logging) return;
+  table.logging = true;
+  try {
+    const from = Math.max(table.logged + 1, version - 29);
+    const page = await api('GET', `/games/${table.id}/events?from=${from}&limit=30`);
+    table.log = table.log.concat(page.events).slice(-30);
+    table.logged = Math.max(table.logged, page.version);
+    drawLog(table);
+  } catch (error) { fail(error); } finally { table.logging = false; }
+}
+
+function drawLog(table) {
+  const focus = focusKey();
+  const n = names(table.game);
+  const root = clear(table.parts.log);
+  const explainVersion = el('input', { type: 'number', id: 'explain-version', min: '1',
+    value: String(table.explaining || table.game.version) });
+  root.append(el('h2', { id: 'log-h' }, 'Events'),
+    el('ol', { class: 'events', reversed: true }, table.log.slice().reverse().map((event) => el('li', {},
+      el('span', {}, `${event.version}. ${event.seat !== null && event.seat !== undefined
+        ? `${n[event.seat] || event.seat}: ` : ''}${words(event.type)}`),
+      el('button', { type: 'button', class: 'link', dataset: { key: `explain-${event.version}` },
+        'aria-label': `Explain event ${event.version}`,
+        onclick: () => explain(table, event.version) }, 'Explain')))),
+    el('form', { class: 'explain-form', onsubmit: (e) => {
+      e.preventDefault();
+      explain(table, Number(explainVersion.value));
+    } }, el('label', { for: 'explain-version' }, 'Explain event'), explainVersion,
+    el('button', { type: 'submit', id: 'explain-go' }, 'Explain')),
+    table.explanation || el('div', { id: 'explain' }));
+  restoreFocus(focus);
+}
+
+async function explain(table, version) {
+  try {
+    const answer = await api('GET', `/games/${table.id}/events/${version}/explain`);
+    const n = names(table.game);
+    table.explaining = version;
+    table.explanation = el('div', { id: 'explain', class: 'explain', tabindex: '-1' },
+      el('h3', {}, `Event ${answer.version}`,
+        answer.seat !== null ? ` by ${n[answer.seat] || answer.seat}` : ''),
+      answer.command ? el('p', {}, 'Command: ', commandLabel(answer.command)) : null,
+      el('ul', { class: 'checks' }, (answer.checks || []).map((c) => el('li', {}, c))),
+      el('details', {}, el('summary', {}, 'Events and the state before'),
+        el('pre', {}, JSON.stringify({ events: answer.events, before: answer.before }, null, 2))));
+    drawLog(table);
+    document.getElementById('explain').focus();
+  } catch (error) { fail(error); }
+}
+
+async function downloadTranscript(table) {
+  try {
+    const transcript = await api('GET', `/games/${table.id}/audit`);
+    const blob = new Blob([JSON.stringify(transcript, null, 2)], { type: 'application/json' });
+    const url = URL.createObjectURL(blob);
+    const link = el('a', { href: url, download: `tablestream-${table.id}.json` });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    say('Transcript downloaded.');
+  } catch (error) { fail(error); }
+}
+
+// --- start ---------------------------------------------------------------------------------
+
+async function start() {
+  if (state.token) {
+    try {
+      state.me = await api('GET', '/me');
+    } catch (error) {
+      if (error.status === 401) {
+        localStorage.removeItem(TOKEN_KEY);
+        state.token = null;
+      } else fail(error);
+    }
+  }
+  renderWho();
+  window.addEventListener('hashchange', route);
+  route();
+}
+
+start();

@@ -147,7 +147,7 @@ export function render(root, ctx) {
   const picker = new Picker(ctx, { tokensOf, label: (c) => label(c, view), combine,
     required: (c, tokens) => [...tokens].filter((t) => c.type !== "place_fleet" || t.includes("=")) });
   const bind = (node, token) => picker.bind(node, token);
-  root.classList.add("mb-board");
+  root.classList.add("mb-board", "pick-board");
   if (!view || !view.zones) {
     root.append(h("p", {}, "The fleets are not dealt yet."));
     return;
@@ -253,7 +253,7 @@ function shipNode(view, id, tag = "div") {
       ship ? `${DATA.classes[ship.class]} · spd ${ship.speed} · ` +
         ship.turrets.map((t) => (fired.includes(t) ? `${TURRET[t]}✓` : TURRET[t])).join("") : ""),
     h("span", { class: "mb-hull", title: `hull ${hull - dmg} of ${hull}` },
-      h("span", { class: "mb-hull-bar", style: `width:${Math.max(0, (hull - dmg) / hull) * 100}%` }),
+      h("span", { class: "mb-hull-bar", style: { width: `${Math.max(0, (hull - dmg) / hull) * 100}%` } }),
       h("span", { class: "mb-hull-text" }, `${hull - dmg}/${hull}`)));
 }
 

@@ -7,15 +7,18 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 
-// A minimal element builder for the boards' own nodes (HTML or SVG), so the boards do not depend
-// on the details of the shell's helper: attrs are attributes, `on*` functions are listeners.
+// An element builder for the boards' own nodes, HTML or SVG (the shell's ctx.el makes HTML only):
+// attrs are attributes, except `style` (an object, set through the CSSOM: the page's policy has
+// no 'unsafe-inline') and `on*` functions (listeners).
 export function h(tag, attrs = {}, ...children) {
   const svg = ["svg", "g", "rect", "circle", "line", "path", "text", "tspan", "title", "polygon"]
     .includes(tag);
   const node = svg ? document.createElementNS(SVG, tag) : document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
-    if (key.startsWith("on") && typeof value === "function") {
+    if (key === "style" && typeof value === "object") {
+      Object.assign(node.style, value);
+    } else if (key.startsWith("on") && typeof value === "function") {
       node.addEventListener(key.slice(2), value);
     } else {
       node.setAttribute(key, value === true ? "" : String(value));
@@ -48,6 +51,7 @@ export class Picker {
   // the new selection; required(command, tokens) -> the tokens that must all be clicked before
   // the command is sent without asking (default: all of them).
   constructor(ctx, { tokensOf, label, combine, required }) {
+    useStyles("pick");
     this.ctx = ctx;
     this.label = label;
     this.combine = combine || ((sel, t) => [...sel, t]);
@@ -71,6 +75,7 @@ export class Picker {
   bind(node, token) {
     this.items.push([node, token]);
     node.dataset.token = token;
+    node.dataset.key = `token:${token}`;  // the shell gives focus back to it after a redraw
     node.addEventListener("click", (ev) => { ev.stopPropagation(); this.click(token); });
     node.addEventListener("keydown", (ev) => {
       if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); this.click(token); }
@@ -103,12 +108,17 @@ export class Picker {
     memory.delete(this.key);
     this.refresh();
     this.panel.replaceChildren(h("p", { class: "pick-note" }, `Sending: ${this.label(cmd)}`));
-    Promise.resolve(this.ctx.send(cmd)).catch((err) => {
+    // The shell redraws the board with the answer; it answers null when the command was not
+    // sent or not accepted (and shows why), so the board becomes usable again.
+    const again = (err) => {
       this.busy = false;
       this.refresh();
-      this.panel.prepend(h("p", { class: "pick-error", role: "alert" },
-        `Not accepted: ${err?.detail || err?.message || err}`));
-    });
+      if (err) {
+        this.panel.prepend(h("p", { class: "pick-error", role: "alert" },
+          `Not accepted: ${err?.detail || err?.message || err}`));
+      }
+    };
+    Promise.resolve(this.ctx.send(cmd)).then((answer) => { if (!answer) again(); }, again);
   }
 
   // Mark what can be clicked now and list the remaining choices.

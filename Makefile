@@ -8,7 +8,7 @@ REDOCLY_VERSION := 2.77.0
 REDOCLY := $(VENV)/node/node_modules/.bin/redocly
 LOCK_VENV := .lock-venv
 
-.PHONY: install lock run test lint openapi bench faults clean
+.PHONY: install lock run test lint openapi bench faults clean browser
 
 # constraints.txt pins every package (and every package they pull in) to the versions CI
 # tested, so a fresh machine installs exactly those; setup.cfg keeps the ranges we support.
@@ -42,8 +42,14 @@ lint: install $(REDOCLY)
 	$(BIN)/ruff check .
 	$(REDOCLY) lint openapi.yaml
 
-test: install lint
+test: install lint browser
 	$(BIN)/python -m pytest -n auto
+
+# The web client's tests (tests/web) drive Debian's chromium with Playwright; never
+# `playwright install` (it downloads a browser). CI runs `make test` as root on a clean machine.
+CHROMIUM := /usr/bin/chromium
+browser:
+	@test -x $(CHROMIUM) || { apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium; }
 
 openapi: install
 	$(BIN)/tablestream openapi -o openapi.yaml

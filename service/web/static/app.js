@@ -1,6 +1,6 @@
 // Tablestream's web client: a third-party client of the public API (openapi.yaml), nothing more.
 // Routes: #/ (sign-in or lobby), #/games/<id> (a table: board, moves, clocks, replay, explain).
-import { el, clear, words, commandLabel } from './dom.js';
+import { el, append, clear, words, commandLabel } from './dom.js';
 
 const API = '/v1';
 const TOKEN_KEY = 'tablestream.token';
@@ -41,6 +41,8 @@ async function api(method, path, body) {
 function say(message, isError = false) {
   toast.textContent = message;
   toast.className = isError ? 'error' : '';
+  clearTimeout(say.timer);
+  say.timer = setTimeout(() => { toast.textContent = ''; }, isError ? 8000 : 4000);
 }
 
 function fail(error) {
@@ -285,9 +287,18 @@ const boards = new Map();
 async function boardModule(game) {
   const name = /^[a-z0-9_]+$/.test(game) ? game : 'generic';
   if (!boards.has(name)) {
-    boards.set(name, import(`./boards/${name}.js`).catch(() => import('./boards/generic.js')));
+    boards.set(name, import(`./boards/${name}.js`).catch(() => import('./boards/generic.js'))
+      .then((module) => { addStylesheet(module.stylesheet); return module; }));
   }
   return boards.get(name);
+}
+
+// A board may export `stylesheet`: a CSS file of its own beside it in boards/, linked once.
+function addStylesheet(file) {
+  if (!file || !/^[a-z0-9_-]+\.css$/.test(file)) return;
+  const href = new URL(`./boards/${file}`, import.meta.url).href;
+  if ([...document.querySelectorAll('link[rel=stylesheet]')].some((l) => l.href === href)) return;
+  document.head.append(el('link', { rel: 'stylesheet', href }));
 }
 
 function closeTable() {
@@ -395,14 +406,14 @@ function drawHead(table) {
     actions.push(el('button', { type: 'button', id: 'download', dataset: { key: 'download' },
       onclick: () => downloadTranscript(table) }, 'Download transcript'));
   }
-  clear(table.parts.head).append(
+  append(clear(table.parts.head), [
     el('p', {}, el('a', { href: '#/' }, '← Lobby')),
     el('h1', {}, titleOf(body.game)),
     el('p', { class: 'meta' }, `Game ${body.id} · ${body.status} · version `,
       el('span', { id: 'version' }, String(body.version))),
     seats,
     body.result ? drawResult(body, n) : null,
-    actions.length ? el('div', { class: 'actions' }, actions) : null);
+    actions.length ? el('div', { class: 'actions' }, actions) : null]);
 }
 
 function drawResult(body, n) {
@@ -443,6 +454,7 @@ function tick(table) {
 
 function drawBoard(table, body, seat, legal) {
   const root = clear(table.parts.board);
+  root.dataset.version = String(body.version);
   const ctx = {
     game: body, view: body.view, seat: seat === undefined ? null : seat, legal: legal || [],
     send: (command) => send(table, command), names: names(body), el,

@@ -1,0 +1,145 @@
+// Loot's table (docs/rules/loot.md): the merchant ships at sea with the battle on each, the
+// players' hand and loot counts, your hand and your loot. A hand card with one legal use plays
+// on a click; with several (a pirate that may attack more than one ship) it is selected first
+// and the ships it may attack offer a button.
+
+export const stylesheet = 'loot.css';
+
+const selection = { key: null, card: null }; // the selected hand card, for this game and version
+
+const cap = (word) => word.charAt(0).toUpperCase() + word.slice(1);
+
+export function cardName(card) {
+  if (!card) return 'a card';
+  if (card === 'ADM') return 'Admiral';
+  let m = /^M(\d)/.exec(card);
+  if (m) return `Merchant ship, ${m[1]} gold`;
+  m = /^P-([a-z]+)-(\d)/.exec(card);
+  if (m) return `${cap(m[1])} pirate ${m[2]}`;
+  m = /^C-([a-z]+)$/.exec(card);
+  if (m) return `${cap(m[1])} captain`;
+  return card;
+}
+
+function colourOf(card) {
+  const m = /^[PC]-([a-z]+)/.exec(card || '');
+  return m ? m[1] : (card === 'ADM' ? 'admiral' : (/^M/.test(card || '') ? 'merchant' : 'none'));
+}
+
+function shipName(merchant, view) {
+  const ships = (view && view.ships) || [];
+  const index = ships.findIndex((s) => s.merchant === merchant);
+  const gold = index >= 0 ? ships[index].gold : (/^M(\d)/.exec(merchant) || [])[1];
+  return index >= 0 ? `ship ${index + 1} (${gold} gold)` : `the ${gold}-gold ship`;
+}
+
+export function label(command, view) {
+  switch (command.type) {
+    case 'draw': return 'Draw a card';
+    case 'play_merchant': return `Sail a merchant ship (${cardName(command.card).split(', ')[1]})`;
+    case 'play_pirate':
+    case 'play_captain':
+    case 'play_admiral': return `${cardName(command.card)} → ${shipName(command.merchant, view)}`;
+    case 'discard': return `Discard ${cardName(command.card)}`;
+    case 'take_discard': return `Take ${cardName(command.card)} from the discard`;
+    default: return null;
+  }
+}
+
+function card(el, id, attrs = {}, extra = null) {
+  const tag = attrs.onclick ? 'button' : 'span';
+  return el(tag, { ...(tag === 'button' ? { type: 'button' } : {}), ...attrs,
+    class: ['playing-card', `loot-${colourOf(id)}`, attrs.class] },
+  el('span', { class: 'card-name' }, id ? cardName(id) : 'Face down'), extra);
+}
+
+function sideName(view, names, side) {
+  const seats = (view.side_of || []).map((s, seat) => (s === side ? seat : null))
+    .filter((s) => s !== null);
+  return seats.map((s) => names[s] || `Seat ${s + 1}`).join(' & ') || `Side ${side + 1}`;
+}
+
+export function render(root, ctx) {
+  const { el, view, legal, send, names } = ctx;
+  if (!view || !view.ships) {
+    root.append(el('p', {}, 'The ships are not dealt yet.'));
+    return;
+  }
+  const key = `${ctx.game.id}:${ctx.game.version}`;
+  if (selection.key !== key) Object.assign(selection, { key, card: null });
+  const redraw = () => { root.replaceChildren(); render(root, ctx); };
+  const uses = (id) => legal.filter((c) => c.card === id && c.type !== 'take_discard');
+  const onShip = (merchant) => legal.filter((c) => c.merchant === merchant
+    && (selection.card === null || c.card === selection.card));
+  const who = (seat) => names[seat] || `Seat ${seat + 1}`;
+
+  // The ships at sea, each with its battle.
+  const ships = view.ships.map((ship, index) => {
+    const sides = ship.strengths.map((strength, side) => ({ side, strength,
+      colour: ship.colours[side] })).filter((s) => s.colour || s.strength);
+    const moves = selection.card ? onShip(ship.merchant) : [];
+    return el('li', { class: ['zone', 'loot-ship', ship.leader !== null && 'led'],
+      'aria-label': `Ship ${index + 1}` },
+    el('h3', {}, `Ship ${index + 1}: ${ship.gold} gold`,
+      el('span', { class: 'tag' }, `owner ${who(ship.owner)}`)),
+    el('p', { class: 'battle' }, sides.length
+      ? sides.map((s) => el('span', { class: ['tag', `loot-${s.colour || 'none'}`,
+        ship.leader === s.side && 'leader'] },
+      `${sideName(view, names, s.side)}: ${s.colour || '—'} ${s.strength}`,
+      ship.trump === s.side ? ' ★' : ''))
+      : 'Unopposed.',
+    ' ', ship.leader === null ? el('em', {}, 'No leader (tied).')
+      : el('span', {}, `Leading: ${sideName(view, names, ship.leader)}.`)),
+    ship.plays.length ? el('ul', { class: 'cards small' }, ship.plays.map(([seat, id]) => el('li', {},
+      card(el, id, { title: `${who(seat)}: ${cardName(id)}` }, el('small', {}, who(seat)))))) : null,
+    moves.map((command) => el('button', { type: 'button', class: 'board-move',
+      onclick: () => send(command) }, `Play ${cardName(command.card)} here`)));
+  });
+
+  // Everyone's hand and loot as counts (the cards are secret: loot.md §3, §6).
+  const players = el('table', { class: 'loot-players' },
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Player'), el('th', { scope: 'col' }, 'Hand'),
+      el('th', { scope: 'col' }, 'Ships won'))),
+    el('tbody', {}, view.hand_counts.map((count, seat) => el('tr', {
+      class: [view.turn === seat && 'to-move', view.viewer === seat && 'you'] },
+    el('th', { scope: 'row' }, who(seat), view.turn === seat ? ' ⟵' : ''),
+    el('td', {}, String(count)), el('td', {}, String(view.won_counts[seat]))))));
+
+  const hand = (view.hand || []).map((id) => {
+    const options = uses(id);
+    const attrs = { title: cardName(id), 'aria-pressed': options.length > 1
+      ? String(selection.card === id) : null,
+    class: selection.card === id ? 'selected' : null };
+    if (options.length === 1) attrs.onclick = () => send(options[0]);
+    else if (options.length > 1) {
+      attrs.onclick = () => { selection.card = selection.card === id ? null : id; redraw(); };
+    }
+    return el('li', {}, card(el, id, attrs));
+  });
+
+  const discardTop = view.discard.length ? view.discard[view.discard.length - 1] : null;
+  const takeable = legal.filter((c) => c.type === 'take_discard');
+  const won = view.won || [];
+  const gold = won.reduce((sum, id) => sum + Number((/^M(\d)/.exec(id) || [0, 0])[1]), 0);
+  root.append(el('div', { class: 'loot' },
+    el('p', { class: 'loot-status' },
+      el('span', { class: 'tag' }, `Deck ${view.deck_count}`),
+      el('span', { class: 'tag' }, `Discard ${view.discard.length}`,
+        discardTop ? `: ${cardName(discardTop)} on top` : ''),
+      view.turn !== null && view.turn !== undefined
+        ? el('span', { class: 'tag' }, `${who(view.turn)} to play`) : null),
+    el('section', { class: 'loot-sea', 'aria-label': 'Ships at sea' },
+      el('h2', {}, 'At sea'),
+      ships.length ? el('ul', { class: 'ships' }, ships) : el('p', {}, 'No merchant ship at sea.')),
+    el('section', { 'aria-label': 'Players' }, players),
+    view.hand ? el('section', { class: 'zone', 'aria-label': 'Your hand' },
+      el('h3', {}, 'Your hand', selection.card ? ` — choose a ship for ${cardName(selection.card)}` : ''),
+      el('ul', { class: 'cards' }, hand)) : null,
+    takeable.length ? el('section', { class: 'zone', 'aria-label': 'Discard pile' },
+      el('h3', {}, 'Discard pile'),
+      el('ul', { class: 'cards' }, takeable.map((command) => el('li', {},
+        card(el, command.card, { onclick: () => send(command) }))))) : null,
+    view.hand ? el('section', { class: 'zone', 'aria-label': 'Your loot' },
+      el('h3', {}, `Your loot: ${won.length} ships, ${gold} gold`),
+      el('ul', { class: 'cards small' }, won.map((id) => el('li', {}, card(el, id))))) : null));
+}

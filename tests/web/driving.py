@@ -1,0 +1,64 @@
+"""Driving the web client like a person: through labels, buttons and the slider only."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+# The enabled move buttons of the table (the shell shows every legal command as one).
+MOVES = "#commands button.cmd:not([disabled])"
+# How long a bot or the server may take before the page shows the next decision.
+WAIT_MS = 90_000
+
+
+def sign_in(page: Page, name: str) -> None:
+    page.goto("/")
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("heading", name="New game").wait_for()
+
+
+def create_game(page: Page, game: str, seats: list[str], options: dict[str, str] | None = None,
+                ) -> str:
+    """Create a ``game`` with you in seat 1 and ``seats`` ("bot:basic", "human") after you;
+    ``options`` are chosen in the form's option fields (values as the form lists them).
+    Returns the new game's id, from the page's address."""
+    page.get_by_label("Game", exact=True).select_option(game)
+    page.get_by_label("Players").select_option(str(len(seats) + 1))
+    for index, kind in enumerate(seats, start=1):
+        page.get_by_label(f"Seat {index + 1}").select_option(kind)
+    if options:
+        page.locator("summary", has_text="Options").click()
+        for name, value in options.items():
+            page.locator(f"#opt-{name}").select_option(value)
+    page.get_by_role("button", name="Create game").click()
+    page.wait_for_url("**/#/games/*")
+    page.locator("#version").wait_for()
+    return page.url.rsplit("/", 1)[1]
+
+
+def play_to_end(page: Page, rng: random.Random, max_clicks: int = 4000,
+                screenshot=None) -> int:
+    """Click a random move button until the game is over; the number of clicks.
+    ``screenshot`` (a callable) is called once, after a few moves, with the page mid-game."""
+    clicks = 0
+    while clicks < max_clicks:
+        page.wait_for_selector(f"{MOVES}, #result", timeout=WAIT_MS)
+        if page.locator("#result").count():
+            return clicks
+        buttons = page.locator(MOVES)
+        count = buttons.count()
+        if not count:
+            continue  # redrawn meanwhile: look again
+        try:
+            buttons.nth(rng.randrange(count)).click(timeout=5_000)
+        except PlaywrightTimeout:
+            continue  # the game moved on under the pointer (a bot, a clock): look again
+        clicks += 1
+        if clicks == 6 and screenshot is not None:
+            page.wait_for_selector(f"{MOVES}, #result", timeout=WAIT_MS)
+            screenshot()
+    pytest.fail(f"no end after {max_clicks} clicks")

@@ -1,0 +1,78 @@
+"""A whole game of every title, played against bots by clicking in a phone-sized page, then
+replayed with the slider, explained and downloaded as a transcript (issue 15)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from events.audit import verify
+from tests.web.conftest import SCREENSHOTS
+from tests.web.driving import create_game, play_to_end, sign_in
+
+pytestmark = pytest.mark.e2e
+
+# Each title against bots; War of the Ring on its smallest map (README: `scenario` south).
+TABLES = {
+    "loot": (["bot:basic"], {}),
+    "maskmen": (["bot:basic", "bot:basic"], {}),
+    "faker_blue": (["bot:basic", "bot:basic"], {}),
+    "magblast": (["bot:basic", "bot:basic"], {}),
+    "wotr": (["bot:basic"], {"scenario": '"south"'}),
+}
+
+
+def save_screenshots(page, game: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#board").scroll_into_view_if_needed()
+    page.screenshot(path=SCREENSHOTS / f"{game}.png")
+    page.screenshot(path=SCREENSHOTS / f"{game}-full.png", full_page=True)
+    print(f"screenshots of the {game} board: {SCREENSHOTS / game}.png, {game}-full.png")
+
+
+@pytest.mark.parametrize("game", sorted(TABLES))
+def test_a_game_played_by_clicking_ends_and_can_be_replayed_explained_and_downloaded(
+        page, site, seen, tmp_path, game):
+    bots, options = TABLES[game]
+    sign_in(page, f"ann-{game}")
+    game_id = create_game(page, game, bots, options)
+
+    clicks = play_to_end(page, random.Random(game), screenshot=lambda: save_screenshots(page, game))
+
+    assert clicks > 0
+    assert page.locator("#result").inner_text().startswith("Game over.")
+    page.screenshot(path=SCREENSHOTS / f"{game}-over.png", full_page=True)
+    last = int(page.locator("#version").inner_text())
+
+    # The replay slider shows the board as it was at an earlier version, then one step later.
+    middle = last // 2
+    page.get_by_label("Version", exact=True).fill(str(middle))
+    page.locator(f"#board[data-version='{middle}']").wait_for()
+    assert page.locator("#replay-version").inner_text() == f"{middle} of {last} (replay)"
+    page.get_by_role("button", name="One version forward").click()
+    page.locator(f"#board[data-version='{middle + 1}']").wait_for()
+    page.get_by_role("button", name="Live", exact=True).click()
+    page.locator(f"#board[data-version='{last}']").wait_for()
+
+    # The transcript downloads, whole and verifiable offline.
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download transcript").click()
+    path = tmp_path / "transcript.json"
+    download.value.save_as(path)
+    transcript = json.loads(path.read_text())
+    assert transcript["game_id"] == game_id
+    assert transcript["events"][-1]["version"] == last
+    assert verify(transcript).ok
+
+    # Explain one of the human's own moves: who sent it and why it was legal.
+    mine = next(c["version"] for c in transcript["commands"] if c["seat"] == "0")
+    page.get_by_label("Explain event", exact=True).fill(str(mine))
+    page.get_by_role("button", name="Explain", exact=True).click()
+    page.locator("#explain h3").wait_for()
+    assert page.locator("#explain h3").inner_text() == f"Event {mine} by ann-{game}"
+    assert page.locator("#explain .checks li").count() > 0
+
+    assert seen.foreign(site) == []
+    assert seen.errors == []

@@ -103,18 +103,19 @@ function tokensOf(c) {
   if (c.type === "place_fleet") {
     for (const [z, ship] of Object.entries(c.zones || {})) out.push(`${z}=${ship}`, ship, `zone:${z}`);
   }
-  if (["end_phase", "end_turn", "draw", "no_response", "stay_silent"].includes(c.type)) {
-    out.push(`do:${c.type}`);
-  }
+  if (c.type === "make_sound" || !out.length) out.push(cmdToken(c));
   return out;
 }
+// A choice with nothing on the board to click (end a phase, pass, draw...) gets a button of its own.
+const cmdToken = (c) => `cmd:${JSON.stringify({ ...c, expected_version: undefined })}`;
 
 // During setup a ship clicked and then a zone clicked make one pair.
 function combine(sel, token, picker) {
   const last = sel[sel.length - 1];
-  if (token.startsWith("zone:") && last && DATA.ships[last]) {
-    const pair = `${token.slice(5)}=${last}`;
-    if (picker.candidates([...sel.slice(0, -1), pair]).length) return [...sel.slice(0, -1), pair];
+  const pair = token.startsWith("zone:") && last && DATA.ships[last] ? `${token.slice(5)}=${last}`
+    : (DATA.ships[token] && last?.startsWith("zone:") ? `${last.slice(5)}=${token}` : null);
+  if (pair && picker.candidates([...sel.slice(0, -1), pair]).length) {
+    return [...sel.slice(0, -1), pair];
   }
   return [...sel, token];
 }
@@ -129,7 +130,7 @@ function countdown(deadline) {
   if (!deadline) return node;
   const tick = () => {
     const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-    node.textContent = `⏱ ${left}s`;
+    node.textContent = `${left} s left`;
     node.dataset.seconds = String(left);
     if (!node.isConnected && node.dataset.started) clearInterval(timer);
     node.dataset.started = "1";
@@ -220,10 +221,9 @@ export function render(root, ctx) {
         h("div", { class: "mb-cards" }, spare.map((id) => bind(shipNode(view, id, "button"), id)))));
     }
     const actions = h("div", { class: "mb-actions" },
-      ["end_phase", "end_turn", "draw", "no_response", "stay_silent"]
-        .filter((t) => (ctx.legal || []).some((c) => c.type === t))
-        .map((t) => bind(h("button", { type: "button", class: "mb-do" },
-          label({ type: t }, view)), `do:${t}`)));
+      (ctx.legal || []).filter((c) => tokensOf(c).some((t) => t.startsWith("cmd:")))
+        .map((c) => bind(h("button", { type: "button", class: "mb-do" }, label(c, view)),
+          cmdToken(c))));
     if (actions.children.length) root.append(actions);
   }
   root.append(picker.panel);
@@ -262,18 +262,18 @@ function fleetNode(view, s, who, bind, mine) {
   const cmd = DATA.command_ships[race] || {};
   const alive = view.alive[s];
   const zones = view.zones[s] || {};
-  const head = h("header", { class: "mb-fleet-head" },
+  const head = h("header", { class: "mb-fleet-head", "data-seat": String(s) },
     h("b", {}, who(s)), ` · ${cmd.name || race}`,
     ` · ${view.hand_counts[s]} cards`,
     view.uses[s] !== null && view.uses[s] !== undefined ? ` · power ${view.uses[s]} left` : "",
     alive ? "" : " · destroyed");
+  bind(head, `seat:${s}`);  // a seat to raid or to lay a Minefield before
   const grid = h("div", { class: "mb-grid" });
   const zoneCell = (z) => {
     const cell = h("div", { class: `mb-zone zone-${z}`, "data-zone": z, "data-seat": String(s) },
       h("span", { class: "mb-zone-name" }, ZONE_NAME[z]),
       (zones[z] || []).map((id) => bind(shipNode(view, id), id)));
     if (mine) bind(cell, `zone:${z}`);
-    else bind(cell, `seat:${s}`);
     return cell;
   };
   const centre = bind(h("div", { class: "mb-command", "data-ship": race, title: cmd.text || "" },

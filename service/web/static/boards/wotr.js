@@ -352,7 +352,7 @@ function countdown(deadline) {
   if (!deadline) return node;
   const tick = () => {
     const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-    node.textContent = ` ⏱ ${left}s`;
+    node.textContent = ` ${left} s left`;
     node.dataset.seconds = String(left);
     if (!node.isConnected && node.dataset.started) clearInterval(timer);
     node.dataset.started = "1";

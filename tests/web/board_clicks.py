@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 import pytest
 import requests
@@ -19,10 +20,12 @@ OFFERED = "#board .pick-panel button.pick-cmd"
 SHELL_MOVES = "#commands button.cmd:not([disabled])"
 
 
-def play_on_board(page: Page, rng: random.Random, max_clicks: int = 3000) -> int:
+def play_on_board(page: Page, rng: random.Random, max_clicks: int = 3000,
+                  after_click=None) -> int:
     """Click on the board until the game is over: a move the board lists for the selection if
     there is one, else something clickable on the board. Fails if the player has a move the
-    board does not offer (only the shell's buttons could make it). Returns the clicks made."""
+    board does not offer (only the shell's buttons could make it). Returns the clicks made.
+    ``after_click`` (a callable) is called after every click, e.g. to take a screenshot."""
     clicks = 0
     stuck = 0
     while clicks < max_clicks:
@@ -47,6 +50,8 @@ def play_on_board(page: Page, rng: random.Random, max_clicks: int = 3000) -> int
         except PlaywrightTimeout:
             continue  # redrawn under the pointer (a bot moved, a clock ran): look again
         clicks += 1
+        if after_click is not None:
+            after_click()
     pytest.fail(f"no end after {max_clicks} clicks")
 
 
@@ -86,3 +91,14 @@ def open_as(page: Page, site: str, bearer: str, game_id: str) -> None:
     page.goto(f"/play/#/games/{game_id}")
     page.reload()
     page.locator("#version").wait_for()
+
+
+def wait_until(predicate, message: str, timeout: float = 30):
+    """Poll ``predicate`` until it is truthy; its value."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    pytest.fail(f"timed out waiting for {message}")

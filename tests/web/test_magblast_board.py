@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 
 import pytest
 
@@ -18,6 +17,7 @@ from tests.web.board_clicks import (
     open_as,
     play_on_board,
     send,
+    wait_until,
 )
 from tests.web.conftest import SCREENSHOTS
 from tests.web.driving import create_game, sign_in
@@ -36,16 +36,6 @@ DEAL = {
 ZONES = ("n", "e", "s", "w")
 
 
-def _wait(predicate, message: str, timeout: float = 30):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    pytest.fail(f"timed out waiting for {message}")
-
-
 def _blasted_game(site: str, reaction_seconds: int) -> tuple[str, str]:
     """Ann (API) and Bob (the page) at a dealt table; Ann blasts Bob's ship-13 with a Laser
     Blast, so Bob, who holds Evasive Action, is asked on the reaction clock."""
@@ -60,7 +50,7 @@ def _blasted_game(site: str, reaction_seconds: int) -> tuple[str, str]:
                                                                        strict=True))})
     send(site, game_id, bob, {"type": "place_fleet", "zones": dict(zip(ZONES, BOB_FLEET,
                                                                        strict=True))})
-    _wait(lambda: api_get(site, f"/games/{game_id}")["view"]["phase"] == "reinforce",
+    wait_until(lambda: api_get(site, f"/games/{game_id}")["view"]["phase"] == "reinforce",
           "the fleets to be revealed")
     send(site, game_id, ann, {"type": "end_phase"})
     send(site, game_id, ann, {"type": "end_phase"})
@@ -86,7 +76,7 @@ def test_a_magblast_game_is_played_to_its_end_by_clicking_on_the_board(page, sit
 def test_every_ship_is_drawn_in_its_zone_with_the_hull_it_has_left(page, site, seen):
     game_id, bob = _blasted_game(site, reaction_seconds=60)
     send(site, game_id, bob, {"type": "no_response"})  # the Laser Blast lands: 1 damage
-    _wait(lambda: api_get(site, f"/games/{game_id}")["view"]["under"].get("ship-13"),
+    wait_until(lambda: api_get(site, f"/games/{game_id}")["view"]["under"].get("ship-13"),
           "the Blast to land")
     view = api_get(site, f"/games/{game_id}", bob)["view"]
     open_as(page, site, bob, game_id)
@@ -132,7 +122,7 @@ def test_a_response_window_shows_its_countdown_and_is_answered_by_clicking_a_car
 
     # Evasive Action is the only response in Bob's hand: one click on it answers the Blast.
     page.locator(".mb-hand .mb-card[data-card='evasive_action-1']").click()
-    _wait(lambda: api_get(site, f"/games/{game_id}")["view"]["chain"] is None,
+    wait_until(lambda: api_get(site, f"/games/{game_id}")["view"]["chain"] is None,
           "the chain to resolve")
     events = api_get(site, f"/games/{game_id}/events?from=1&limit=500")["events"]
     responses = [e["data"].get("card") for e in events if e["type"] == "response_made"]

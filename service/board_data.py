@@ -25,6 +25,10 @@ from games.wotr import data as wd
 HERE = Path(__file__).parent
 OUT = HERE / "web" / "static" / "boards" / "data"
 LAYOUT = HERE / "board_layout.json"
+# The least distance, in cells, between two regions' centres on one row or one column: wotr.js
+# draws a region 56x58 units in a cell of 60x66.
+MIN_DX, MIN_DY = 56 / 60, 58 / 66
+STEPS = 300  # spring layout steps for the full map
 
 
 def magblast() -> dict[str, Any]:
@@ -50,16 +54,28 @@ def _full_layout(grid: dict[str, list[float]]) -> dict[str, list[int]]:
     nearest free cell. Deterministic: no randomness, a fixed number of steps."""
     regions = sorted(wd.REGIONS)
     adjacent = {r: wd.REGIONS[r].adjacent for r in regions}
-    ox, oy = 6.0, 8.0  # the south grid's place in the whole map (Eriador lies north-west)
+    ox, oy = 8.0, 10.0  # the south grid's place in the whole map (Eriador lies north-west)
     fixed = {r: (x + ox, y + oy) for r, (x, y) in grid.items()}
     pos: dict[str, tuple[float, float]] = dict(fixed)
-    # Seed the others by breadth-first distance from the south, spread on a spiral.
     order = [r for r in regions if r not in fixed]
-    for i, r in enumerate(order):
-        angle = i * 2.399963  # the golden angle spreads seeds evenly
-        pos[r] = (ox + 3 + math.cos(angle) * (3 + i * 0.08) - 4, oy - 3 + math.sin(angle) * 3)
-    for step in range(400):
-        temp = 0.3 * (1 - step / 400) + 0.02
+    # Seed outward from the south, breadth first: each region a step beyond the average of its
+    # placed neighbours, away from the south's centre, so the rest of the map keeps its side
+    # (Rhovanion north, Eriador north-west, Rhûn east, Harad south).
+    centre = (sum(x for x, _ in fixed.values()) / len(fixed),
+              sum(y for _, y in fixed.values()) / len(fixed))
+    pending = list(order)
+    while pending:
+        ready = [r for r in pending if any(a in pos for a in adjacent[r])]
+        for r in ready:
+            near = [pos[a] for a in adjacent[r] if a in pos]
+            nx = sum(x for x, _ in near) / len(near)
+            ny = sum(y for _, y in near) / len(near)
+            dx, dy = nx - centre[0], ny - centre[1]
+            d = math.hypot(dx, dy) or 1.0
+            pos[r] = (nx + dx / d * 1.1, ny + dy / d * 1.1)
+        pending = [r for r in pending if r not in pos]
+    for step in range(STEPS):
+        temp = 0.25 * (1 - step / STEPS) + 0.01
         force = {r: [0.0, 0.0] for r in order}
         for r in order:
             x, y = pos[r]
@@ -68,13 +84,13 @@ def _full_layout(grid: dict[str, list[float]]) -> dict[str, list[int]]:
                     continue
                 dx, dy = x - pos[o][0], y - pos[o][1]
                 d2 = dx * dx + dy * dy + 0.01
-                if d2 < 36:
+                if d2 < 4:
                     force[r][0] += dx / d2
                     force[r][1] += dy / d2
             for o in adjacent[r]:
                 dx, dy = pos[o][0] - x, pos[o][1] - y
                 d = math.hypot(dx, dy) + 1e-9
-                pull = (d - 1.2) * 0.5
+                pull = (d - 1.0) * 0.6
                 force[r][0] += dx / d * pull
                 force[r][1] += dy / d * pull
         for r in order:
@@ -82,16 +98,21 @@ def _full_layout(grid: dict[str, list[float]]) -> dict[str, list[int]]:
             n = math.hypot(fx, fy) + 1e-9
             move = min(n, temp)
             pos[r] = (pos[r][0] + fx / n * move, pos[r][1] + fy / n * move)
-    taken = {(round(x), round(y)) for x, y in fixed.values()}
+    placed = list(fixed.values())
+
+    def free(cell: tuple[int, int]) -> bool:
+        # A node is 56x58 units in a 60x66 cell (wotr.js): keep them from overlapping.
+        return all(abs(cell[0] - px) >= MIN_DX or abs(cell[1] - py) >= MIN_DY
+                   for px, py in placed)
+
     cells: dict[str, list[int]] = {}
     # Snap the most connected first, each to the nearest free cell.
     for r in sorted(order, key=lambda r: (-len(adjacent[r]), r)):
         x, y = pos[r]
         best = min(((cx, cy) for cx in range(math.floor(x) - 4, math.floor(x) + 6)
-                    for cy in range(math.floor(y) - 4, math.floor(y) + 6)
-                    if (cx, cy) not in taken),
+                    for cy in range(math.floor(y) - 4, math.floor(y) + 6) if free((cx, cy))),
                    key=lambda c: ((c[0] - x) ** 2 + (c[1] - y) ** 2, c))
-        taken.add(best)
+        placed.append(best)
         cells[r] = list(best)
     out = {r: [round(x, 2), round(y, 2)] for r, (x, y) in fixed.items()}
     out.update(cells)

@@ -171,7 +171,10 @@ function mapNode(view, picker) {
   const svg = h("svg", { class: "wotr-map", viewBox: `0 0 ${width} ${height}`,
     role: "group", "aria-label": `Map: ${names.length} regions`,
     "data-scenario": scenario });
-  if (names.length > 40) svg.classList.add("wotr-map-full");
+  if (names.length > 40) {  // the full map: drawn at its own size, scrolled on a phone
+    svg.classList.add("wotr-map-full");
+    svg.style.width = `${Math.round(width)}px`;
+  }
   const edges = h("g", { class: "wotr-edges", "aria-hidden": "true" });
   for (const r of names) {
     for (const a of DATA.regions[r].adjacent) {

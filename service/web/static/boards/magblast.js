@@ -276,8 +276,10 @@ function fleetNode(view, s, who, bind, mine) {
     if (mine) bind(cell, `zone:${z}`);
     return cell;
   };
+  const command = shipNode(view, race);
+  if (!alive) command.querySelector(".mb-hull-text").textContent = "destroyed";
   const centre = bind(h("div", { class: "mb-command", "data-ship": race, title: cmd.text || "" },
-    shipNode(view, race)), race);
+    command), race);
   grid.append(h("div", { class: "mb-corner" }), zoneCell("n"), h("div", { class: "mb-corner" }),
     zoneCell("w"), centre, zoneCell("e"),
     h("div", { class: "mb-corner" }), zoneCell("s"), h("div", { class: "mb-corner" }));

@@ -260,6 +260,7 @@ function battleNode(view, picker, who) {
 }
 
 function hitButtons(view, picker, b) {
+  if (b.stage !== "casualties" || !b.hits?.[view.side]) return null;
   const army = view.side === b.attacker ? b.att :
     (b.def_loc?.startsWith("box:") ? view.boxes?.[b.region] : view.armies?.[b.region]);
   const buttons = [];

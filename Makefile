@@ -8,7 +8,7 @@ REDOCLY_VERSION := 2.77.0
 REDOCLY := $(VENV)/node/node_modules/.bin/redocly
 LOCK_VENV := .lock-venv
 
-.PHONY: install lock run test lint openapi bench faults clean browser
+.PHONY: install lock run test test-cluster lint openapi bench faults clean browser
 
 # constraints.txt pins every package (and every package they pull in) to the versions CI
 # tested, so a fresh machine installs exactly those; setup.cfg keeps the ranges we support.
@@ -51,6 +51,12 @@ CHROMIUM := /usr/bin/chromium
 browser:
 	@test -x $(CHROMIUM) || { apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium; }
 
+# The store contract and the service tests again with the event store on a real 3-master Redis
+# Cluster (tests/cluster.py) and the queues on a plain Redis; CI runs it after `make test`.
+CLUSTER_TESTS := tests/events/test_store_contract.py tests/events/test_cluster.py tests/service
+test-cluster: install
+	TABLESTREAM_TEST_CLUSTER=1 $(BIN)/python -m pytest -n auto $(CLUSTER_TESTS)
+
 openapi: install
 	$(BIN)/tablestream openapi -o openapi.yaml
 
@@ -60,6 +66,8 @@ bench: install
 	$(BIN)/python bench/outages.py
 	$(BIN)/python bench/clock_lateness.py
 	$(BIN)/python bench/replay_and_explain.py
+	$(BIN)/python bench/cluster_scaling.py
+	$(BIN)/python bench/archive_memory.py
 
 # Kills Redis, gunicorn and the RQ worker with -9 under load; not part of `make test`.
 faults: install

@@ -51,6 +51,7 @@ class Requests:
     def __init__(self) -> None:
         self.urls: list[str] = []
         self.errors: list[str] = []
+        self.warnings: list[str] = []
 
     def foreign(self, origin: str) -> list[str]:
         """The requests that went anywhere but ``origin`` (blob: downloads are the page's own)."""
@@ -71,5 +72,9 @@ def page(browser, site, seen):
     page = context.new_page()
     page.on("request", lambda request: seen.urls.append(request.url))
     page.on("pageerror", lambda error: seen.errors.append(str(error)))
+    page.on("console", lambda message: message.type == "warning"
+            and seen.warnings.append(message.text))
     yield page
+    if seen.warnings:
+        print("the page warned:", *seen.warnings, sep="\n  ")
     context.close()

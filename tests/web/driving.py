@@ -41,12 +41,19 @@ def create_game(page: Page, game: str, seats: list[str], options: dict[str, str]
 
 
 def play_to_end(page: Page, rng: random.Random, max_clicks: int = 4000,
-                screenshot=None) -> int:
-    """Click a random move button until the game is over; the number of clicks.
-    ``screenshot`` (a callable) is called once, after a few moves, with the page mid-game."""
+                screenshot=None, stop_after: int | None = None) -> int:
+    """Click a random move button until the game is over (or ``stop_after`` clicks); the
+    number of clicks. ``screenshot`` (a callable) is called once, after a few moves, with the
+    page mid-game."""
     clicks = 0
     while clicks < max_clicks:
-        page.wait_for_selector(f"{MOVES}, #result", timeout=WAIT_MS)
+        if clicks == stop_after:
+            return clicks
+        try:
+            page.wait_for_selector(f"{MOVES}, #result", timeout=WAIT_MS)
+        except PlaywrightTimeout:
+            pytest.fail(f"after {clicks} clicks, neither a move nor the result shows:\n"
+                        f"{page.locator('main').inner_text()}")
         if page.locator("#result").count():
             return clicks
         buttons = page.locator(MOVES)

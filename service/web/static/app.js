@@ -307,6 +307,7 @@ function closeTable() {
   table.closed = true;
   if (table.source) table.source.close();
   clearInterval(table.ticker);
+  clearInterval(table.watchdog);
   state.table = null;
 }
 
@@ -335,6 +336,7 @@ async function openTable(gameId) {
     drawReplay(table);
     follow(table);
     table.ticker = setInterval(() => tick(table), 250);
+    table.watchdog = setInterval(() => recheck(table), 10000);
   } catch (error) {
     fail(error);
     clear(p.head).append(el('p', {}, `Could not open game ${gameId}.`),
@@ -356,8 +358,21 @@ function follow(table) {
   });
 }
 
+// A stream that went quiet (a proxy dropped it, the laptop slept) must not freeze the table:
+// after 10 s without news of a running game, ask once.
+async function recheck(table) {
+  if (table.closed || !table.game || table.game.status === 'finished') return;
+  if (Date.now() - (table.updatedAt || 0) < 10000) return;
+  try {
+    const body = await api('GET', `/games/${table.id}`);
+    if (body.version > table.game.version) console.warn(`caught up to version ${body.version} by polling`);
+    update(table, body);
+  } catch (error) { fail(error); }
+}
+
 function update(table, body) {
   if (table.closed) return;
+  table.updatedAt = Date.now();
   if (table.game && body.version < table.game.version) return; // an older answer, overtaken
   table.game = body;
   document.title = `${titleOf(body.game)} · Tablestream`;
@@ -474,7 +489,7 @@ function labelOf(table, command, view) {
   const custom = table.module && table.module.label;
   if (custom) {
     try {
-      const text = custom(command, view);
+      const text = custom(command, view, names(table.game));
       if (text) return text;
     } catch (error) { console.error(error); }
   }

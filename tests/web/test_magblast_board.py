@@ -8,6 +8,7 @@ import random
 import re
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from games.magblast.data import SHIPS
 from tests.web.board_clicks import (
@@ -63,11 +64,24 @@ def test_a_magblast_game_is_played_to_its_end_by_clicking_on_the_board(page, sit
     sign_in(page, "ann-magblast-board")
     create_game(page, "magblast", ["bot:basic"])
 
-    clicks = play_on_board(page, random.Random("magblast-board"))
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    seen_clicks = {"n": 0}
+
+    def fleets_screenshot() -> None:  # once the fleets are on the table
+        seen_clicks["n"] += 1
+        if seen_clicks["n"] >= 12 and not seen_clicks.get("shot"):
+            try:
+                page.locator("#board .mb-fleets").scroll_into_view_if_needed(timeout=2_000)
+            except PlaywrightError:
+                return  # redrawn meanwhile: try after the next click
+            seen_clicks["shot"] = True
+            page.screenshot(path=SCREENSHOTS / "magblast-board.png")
+            page.screenshot(path=SCREENSHOTS / "magblast-board-full.png", full_page=True)
+
+    clicks = play_on_board(page, random.Random("magblast-board"), after_click=fleets_screenshot)
 
     assert clicks > 0
     assert page.locator("#result").inner_text().startswith("Game over.")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=SCREENSHOTS / "magblast-board-over.png", full_page=True)
     assert seen.errors == []
     assert seen.foreign(site) == []

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from games.wotr.data import NATION_SIDE
 from tests.web.board_clicks import (
@@ -48,12 +49,17 @@ def test_a_wotr_south_game_is_played_to_its_end_by_clicking_on_the_board(page, s
     sign_in(page, "ann-wotr-board")
     create_game(page, "wotr", ["bot:basic"], {"scenario": '"south"'})
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#board .wotr-map-wrap").scroll_into_view_if_needed()
     page.screenshot(path=SCREENSHOTS / "wotr-board.png")
+    page.screenshot(path=SCREENSHOTS / "wotr-board-full.png", full_page=True)
     shot = {"battle": False}
 
     def battle_screenshot() -> None:
         if not shot["battle"] and page.locator("#board .wotr-battle").count():
-            page.locator("#board .wotr-battle").scroll_into_view_if_needed()
+            try:
+                page.locator("#board .wotr-battle").scroll_into_view_if_needed(timeout=2_000)
+            except PlaywrightError:
+                return  # redrawn meanwhile: try after the next click
             page.screenshot(path=SCREENSHOTS / "wotr-board-battle.png")
             shot["battle"] = True
 

@@ -4,7 +4,7 @@
 // the printed cards in data/magblast.json); clicking a card, a ship, a zone or a seat chooses
 // among the legal commands (pick.js).
 
-import { Picker, h, useStyles } from "./pick.js";
+import { Picker, countdown, h, useStyles } from "./pick.js";
 
 const DATA = await (await fetch(new URL("./data/magblast.json", import.meta.url))).json();
 
@@ -125,21 +125,6 @@ function damageOf(view, id) {
   return under + (view.temp?.[id] || 0);
 }
 
-function countdown(deadline) {
-  const node = h("span", { class: "clock" });
-  if (!deadline) return node;
-  const tick = () => {
-    const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-    node.textContent = `${left} s left`;
-    node.dataset.seconds = String(left);
-    if (!node.isConnected && node.dataset.started) clearInterval(timer);
-    node.dataset.started = "1";
-  };
-  const timer = setInterval(tick, 500);
-  tick();
-  return node;
-}
-
 export function render(root, ctx) {
   useStyles("magblast");
   const { view, game, seat } = ctx;
@@ -177,7 +162,7 @@ export function render(root, ctx) {
     root.append(h("section", { class: "mb-pending", "aria-label": "waiting for" },
       waits.map(([s, p]) => h("p", {
         class: `mb-wait ${p.clock === "reaction" ? "reaction" : ""}`, "data-seat": s,
-      }, `${who(s)}: ${p.label}`, " ", countdown(prompts[s]?.deadline)))));
+      }, `${who(s)}: ${p.label}`, countdown(prompts[s]?.deadline)))));
   }
 
   // The response chain: each card played and each answer, bottom first.

@@ -42,6 +42,24 @@ export function useStyles(name) {
   document.head.append(link);
 }
 
+// A prompt's clock counting down. Deadlines are Unix ms on the wire; the SSE `game` event sends
+// seconds (as the shell notes), so a number below 1e11 is read as seconds.
+export function countdown(deadline) {
+  const node = h("span", { class: "clock" });
+  if (!deadline) return node;
+  const at = deadline < 1e11 ? deadline * 1000 : deadline;
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((at - Date.now()) / 1000));
+    node.textContent = ` ${left} s left`;
+    node.dataset.seconds = String(left);
+    if (!node.isConnected && node.dataset.started) clearInterval(timer);
+    node.dataset.started = "1";
+  };
+  const timer = setInterval(tick, 500);
+  tick();
+  return node;
+}
+
 // Selections survive a re-render of the same version (the shell may redraw on a clock tick) but
 // not a new version, whose legal commands differ.
 const memory = new Map();

@@ -6,7 +6,7 @@
 // Drawn only from `view`; clicking a die, a card, a region or a Nation chooses among the legal
 // commands (pick.js).
 
-import { Picker, h, useStyles } from "./pick.js";
+import { Picker, countdown, h, useStyles } from "./pick.js";
 
 const DATA = await (await fetch(new URL("./data/wotr.json", import.meta.url))).json();
 
@@ -349,21 +349,6 @@ export function render(root, ctx) {
     "■ stronghold ● city ▲ town ◆ fortification (VP); blue: Free Peoples, red: Shadow."));
   root.append(armiesList(view), politicsNode(view, picker), reinforcementsNode(view, picker));
   picker.refresh();
-}
-
-function countdown(deadline) {
-  const node = h("span", { class: "clock" });
-  if (!deadline) return node;
-  const tick = () => {
-    const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-    node.textContent = ` ${left} s left`;
-    node.dataset.seconds = String(left);
-    if (!node.isConnected && node.dataset.started) clearInterval(timer);
-    node.dataset.started = "1";
-  };
-  const timer = setInterval(tick, 500);
-  tick();
-  return node;
 }
 
 // The armies as text: the map's figures again, readable on any screen and by a screen reader.

@@ -51,8 +51,9 @@ def test_every_static_file_is_package_data_so_an_installed_package_serves_it():
 
     def covered(path: str) -> bool:
         # setuptools globs: '*' stays within one directory
-        return any(len(p.split("/")) == len(path.split("/")) and all(
-            fnmatch.fnmatchcase(part, glob) for part, glob in zip(path.split("/"), p.split("/")))
-            for p in patterns)
+        parts = path.split("/")
+        return any(len(glob.split("/")) == len(parts) and all(
+            fnmatch.fnmatchcase(part, g) for part, g in zip(parts, glob.split("/"), strict=True))
+            for glob in patterns)
 
     assert [f for f in files if not covered(f)] == []

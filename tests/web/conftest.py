@@ -28,9 +28,11 @@ pytestmark = pytest.mark.e2e
 def site(redis_url, tmp_path_factory) -> Iterator[str]:
     """`tablestream serve` (one API process, one job worker for bots and clocks) on a free
     port; yields the site's origin, e.g. http://127.0.0.1:PORT."""
-    with serving(redis_url, tmp_path_factory.mktemp("web"), "--web-workers", "1",
-                 "--job-workers", "1") as base:
-        yield base.removesuffix("/v1")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ACCESS_LOG", "0")  # a line per request would drown the test's output
+        with serving(redis_url, tmp_path_factory.mktemp("web"), "--web-workers", "1",
+                     "--job-workers", "1") as base:
+            yield base.removesuffix("/v1")
 
 
 @pytest.fixture(scope="session")

@@ -150,3 +150,47 @@ def test_a_turn_clock_counts_down_to_the_deadline_the_api_gives(page, site):
     assert 0 < seconds <= 600
     page.wait_for_function("t => document.querySelector('.prompt.mine .countdown').textContent "
                            "!== t", arg=first)  # it ticks without any new event
+
+
+def test_a_reaction_window_is_shown_with_its_countdown(page):
+    sign_in(page, "pia")
+    page.get_by_label("Game", exact=True).select_option("faker_blue")
+    page.get_by_label("Players").select_option("3")
+    page.locator("summary", has_text="Options").click()
+    page.get_by_label("reaction seconds").fill("600")
+    page.get_by_role("button", name="Create game").click()
+    page.wait_for_url("**/#/games/*")
+    window = page.locator(".prompt.reaction")
+    rng = random.Random(5)
+    for _ in range(40):  # attacks open windows soon: the bots' on the human, the human's on them
+        if window.count():
+            break
+        play_to_end(page, rng, stop_after=1)
+    else:
+        pytest.fail("no reaction window opened in 40 moves")
+    assert "(reaction window)" in window.first.inner_text()
+    deadline = int(window.first.locator(".countdown").get_attribute("data-deadline"))
+    assert 0 < deadline - page.evaluate("Date.now()") <= 600_000  # Unix ms, within the window
+
+
+@pytest.mark.parametrize("game", ["loot", "maskmen"])
+def test_a_card_in_the_hand_plays_on_the_board_by_clicking_it(page, game):
+    sign_in(page, f"sam-{game}")
+    create_game(page, game, ["bot:basic"])
+    rng = random.Random(2)
+    playable = page.locator("#board button.playing-card, #board button.wrestler")
+    for _ in range(30):  # Loot's first turns may offer only a draw: make moves until a card plays
+        page.wait_for_selector(f"{MOVES}, #result", timeout=WAIT_MS)
+        if playable.count() or page.locator("#result").count():
+            break
+        play_to_end(page, rng, stop_after=1)
+    assert playable.count()
+    before = int(page.locator("#version").inner_text())
+    card = playable.first
+    chooses = card.get_attribute("aria-pressed") is not None  # several uses: pick one after
+    card.click()
+    if chooses:
+        assert page.locator("#board [aria-pressed='true']").count() == 1
+        page.locator("#board button.board-move").first.click()
+    page.wait_for_function("v => Number(document.getElementById('version').textContent) > v",
+                           arg=before)

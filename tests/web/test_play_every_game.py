@@ -43,7 +43,6 @@ def test_a_game_played_by_clicking_ends_and_can_be_replayed_explained_and_downlo
 
     assert clicks > 0
     assert page.locator("#result").inner_text().startswith("Game over.")
-    page.screenshot(path=SCREENSHOTS / f"{game}-over.png", full_page=True)
     last = int(page.locator("#version").inner_text())
 
     # The replay slider shows the board as it was at an earlier version, then one step later.
@@ -73,6 +72,7 @@ def test_a_game_played_by_clicking_ends_and_can_be_replayed_explained_and_downlo
     page.locator("#explain h3").wait_for()
     assert page.locator("#explain h3").inner_text() == f"Event {mine} by ann-{game}"
     assert page.locator("#explain .checks li").count() > 0
+    page.screenshot(path=SCREENSHOTS / f"{game}-over.png", full_page=True)
 
     assert seen.foreign(site) == []
     assert seen.errors == []

@@ -70,6 +70,8 @@ function page(title, ...children) {
   clear(main);
   document.title = title ? `${title} · Tablestream` : 'Tablestream';
   main.append(...children);
+  // A new page: keyboard and screen-reader users start at its top, not where the last one was.
+  main.focus({ preventScroll: true });
 }
 
 function renderWho() {
@@ -456,7 +458,13 @@ function drawPrompts(table) {
   }, el('strong', {}, Number(seat) === body.you ? 'You' : n[seat]), `: ${prompt.label}`,
   prompt.clock === 'reaction' ? ' (reaction window)' : '',
   prompt.deadline ? el('span', { class: 'countdown', 'aria-hidden': 'true',
-    dataset: { deadline: String(prompt.deadline) } }) : null))));
+    dataset: { deadline: String(unixMillis(prompt.deadline)) } }) : null))));
+}
+
+// Deadlines are Unix ms on the wire, but the SSE `game` event (?views=true) sends the body
+// unserialized, with seconds (reported to the lead): a number below 1e11 is seconds.
+function unixMillis(time) {
+  return time < 1e11 ? Math.round(time * 1000) : time;
 }
 
 function tick(table) {

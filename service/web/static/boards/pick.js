@@ -174,7 +174,7 @@ export class Picker {
       h("div", { class: "pick-list" }, shown.map((e) => h("button", {
         type: "button", class: "pick-cmd", onclick: () => this.send(e.cmd),
       }, this.label(e.cmd)))),
-      left.length > shown.length ? h("p", { class: "pick-note" }, "Click more to narrow the list.")
-        : null);
+      ...(left.length > shown.length ?
+        [h("p", { class: "pick-note" }, "Click more to narrow the list.")] : []));
   }
 }

@@ -31,12 +31,16 @@ function owner(view, id) {
   }
   return null;
 }
+// Seat -> display name for labels (the shell passes them to label as its third argument).
+let NAMES = {};
+const seatName = (seat) => NAMES[seat] || `seat ${seat}`;
 function target(view, id) {
   const seat = owner(view, id);
-  return seat === null ? shipName(id) : `${shipName(id)} (seat ${seat})`;
+  return seat === null ? shipName(id) : `${shipName(id)} (${seatName(seat)})`;
 }
 
-export function label(c, view) {
+export function label(c, view, names) {
+  if (names) NAMES = names;
   switch (c.type) {
     case "place_fleet":
       return "Place fleet: " + ZONES.filter((z) => c.zones?.[z])
@@ -53,7 +57,7 @@ export function label(c, view) {
     case "place_ship": return `Place ${shipName(c.ship)} in the ${ZONE_NAME[c.zone]} zone`;
     case "end_phase": return `End the ${view?.phase || ""} phase`.replace("  ", " ");
     case "move": return `Move ${shipName(c.ship)} to the ${ZONE_NAME[c.zone]} zone`;
-    case "raid_hand": return `Take 3 random cards from seat ${c.seat}`;
+    case "raid_hand": return `Take 3 random cards from ${seatName(c.seat)}`;
     case "blast":
       return `${cardName(c.card)}: ${shipName(c.ship)} fires at ${target(view, c.target)}` +
         (c.sound ? ` ("${c.sound}")` : "");
@@ -76,7 +80,7 @@ export function label(c, view) {
       if (c.ship) text += ` on ${shipName(c.ship)}`;
       if (c.blast) text += ` with ${cardName(c.blast)}`;
       if (c.target) text += ` at ${target(view, c.target)}`;
-      if (c.seat !== null && c.seat !== undefined) text += ` against seat ${c.seat}`;
+      if (c.seat !== null && c.seat !== undefined) text += ` against ${seatName(c.seat)}`;
       return text;
     }
     case "sweep": return `Sweep ${cardName(c.card)} with ${shipName(c.ship)}`;
@@ -130,6 +134,7 @@ export function render(root, ctx) {
   const { view, game, seat } = ctx;
   const names = ctx.names || {};
   const who = (s) => names[s] || names[String(s)] || `Seat ${s}`;
+  NAMES = ctx.names || {};
   const picker = new Picker(ctx, { tokensOf, label: (c) => label(c, view), combine,
     required: (c, tokens) => [...tokens].filter((t) => c.type !== "place_fleet" || t.includes("=")) });
   const bind = (node, token) => picker.bind(node, token);

@@ -83,6 +83,13 @@ def test_a_magblast_game_is_played_to_its_end_by_clicking_on_the_board(page, sit
     assert clicks > 0
     assert page.locator("#result").inner_text().startswith("Game over.")
     page.screenshot(path=SCREENSHOTS / "magblast-board-over.png", full_page=True)
+
+    # Replayed at an earlier version, it is still this board (not the generic fallback).
+    middle = int(page.locator("#version").inner_text()) // 2
+    page.get_by_label("Version", exact=True).fill(str(middle))
+    page.locator(f"#board[data-version='{middle}']").wait_for()
+    assert page.locator("#board .mb-fleet").count() == 2
+    assert page.locator("#board .generic-view").count() == 0
     assert seen.errors == []
     assert seen.foreign(site) == []
 

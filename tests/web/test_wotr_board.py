@@ -69,6 +69,13 @@ def test_a_wotr_south_game_is_played_to_its_end_by_clicking_on_the_board(page, s
     assert page.locator("#result").inner_text().startswith("Game over.")
     assert page.locator(".wotr-map .wotr-region").count() == 30
     page.screenshot(path=SCREENSHOTS / "wotr-board-over.png", full_page=True)
+
+    # Replayed at an earlier version, it is still this board (not the generic fallback).
+    middle = int(page.locator("#version").inner_text()) // 2
+    page.get_by_label("Version", exact=True).fill(str(middle))
+    page.locator(f"#board[data-version='{middle}']").wait_for()
+    assert page.locator("#board .wotr-map .wotr-region").count() == 30
+    assert page.locator("#board .generic-view").count() == 0
     assert seen.errors == []
     assert seen.foreign(site) == []
 
@@ -128,4 +135,18 @@ def test_a_move_is_chosen_on_the_map_with_the_keyboard(page, site, seen):
     after = api_get(site, f"/games/{game_id}")["view"]
     assert move["from"] not in after["armies"] or after["armies"][move["from"]] != army
     assert after["armies"][move["to"]] != body["view"]["armies"].get(move["to"])
+    assert seen.errors == []
+
+
+def test_a_spectator_sees_the_map_and_the_armies_but_no_hand_and_nothing_to_click(
+        page, site, seen):
+    game_id, ann = _south_game(site)
+    view = api_get(site, f"/games/{game_id}", ann)["view"]
+    open_as(page, site, new_player(site, "eve"), game_id)
+    page.locator("#board .wotr-map").wait_for()
+
+    assert page.locator(".wotr-map .wotr-region").count() == 30
+    assert page.locator(".wotr-region .wotr-army").count() >= len(view["armies"])
+    assert page.locator("#board .wotr-hand").count() == 0
+    assert page.locator("#board .pickable").count() == 0
     assert seen.errors == []

@@ -26,6 +26,7 @@ export function cardTitle(id) {
   return c ? `${c.combat} (${c.event})` : id;
 }
 const figures = (f) => `${f[0]}/${f[1]}/${f[2]}`;
+const cards = (n) => `${n} card${n === 1 ? "" : "s"}`;
 const sideOf = (nation) => DATA.nations[nation];
 
 // Sum an army {nation: [r, e, l]} per side: {fp: [r, e, l], sh: [...]}.
@@ -307,8 +308,8 @@ export function render(root, ctx) {
     });
     status.append(h("p", { class: `wotr-dice side-${side}` },
       h("b", {}, `${SIDE_NAME[side]} (${who(side === "fp" ? 0 : 1)}): `),
-      dice.length ? dice : "no dice left", ` · ${view.hand_counts?.[side] ?? 0} cards in hand, ` +
-        `${view.deck_counts?.[side] ?? 0} in the deck`));
+      dice.length ? dice : "no dice left",
+      ` · ${cards(view.hand_counts?.[side] ?? 0)} in hand, ${view.deck_counts?.[side] ?? 0} in the deck`));
   }
   if (view.action) {
     status.append(h("p", { class: "wotr-action" },

@@ -194,3 +194,21 @@ def test_a_card_in_the_hand_plays_on_the_board_by_clicking_it(page, game):
         page.locator("#board button.board-move").first.click()
     page.wait_for_function("v => Number(document.getElementById('version').textContent) > v",
                            arg=before)
+
+
+def test_the_lobby_shows_a_game_starting_without_a_reload(browser, page, site):
+    sign_in(page, "ann")
+    game_id = create_game(page, "loot", ["human"])
+    page.get_by_role("link", name="← Lobby").click()
+    mine = page.locator(f"#my-games li[data-game='{game_id}']")
+    mine.get_by_text("Loot · open").wait_for()
+    other = browser.new_context(viewport=PHONE, base_url=site).new_page()
+    try:
+        sign_in(other, "bob")
+        other.locator(f"#open-games li[data-game='{game_id}']").get_by_role(
+            "button", name="Join").click()
+        other.get_by_role("button", name="Start").click()
+        other.locator("#version").wait_for()
+        mine.get_by_text("Loot · running").wait_for()  # from the notice stream, no reload
+    finally:
+        other.context.close()

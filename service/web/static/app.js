@@ -55,6 +55,7 @@ function route() {
   const hash = location.hash || '#/';
   if (!hash.startsWith('#/')) return; // in-page anchors (the skip link)
   closeTable();
+  closeNotices();
   const match = hash.match(/^#\/games\/([A-Za-z0-9_-]+)/);
   if (!state.token) showSignIn();
   else if (match) openTable(match[1]);
@@ -126,6 +127,27 @@ function titleOf(game) {
   return entry ? entry.title : game;
 }
 
+// The lobby follows the player's notices (one SSE stream over all their games) and redraws its
+// lists when one comes: a game started, it is your turn, a game ended.
+const NOTICES = ['game_started', 'your_turn', 'undo_asked', 'clock_warning', 'game_over'];
+
+function followNotices(refresh) {
+  const query = new URLSearchParams({ access_token: state.token });
+  const source = new EventSource(`${API}/me/events/stream?${query}`);
+  let pending = null;
+  const later = () => {
+    clearTimeout(pending);
+    pending = setTimeout(refresh, 300); // one redraw for a burst of notices
+  };
+  for (const kind of NOTICES) source.addEventListener(kind, later);
+  state.notices = source;
+}
+
+function closeNotices() {
+  if (state.notices) state.notices.close();
+  state.notices = null;
+}
+
 async function showLobby() {
   const mine = el('ul', { class: 'games', id: 'my-games' });
   const open = el('ul', { class: 'games', id: 'open-games' });
@@ -137,24 +159,30 @@ async function showLobby() {
       el('h2', { id: 'mine-h' }, 'Your games'), mine),
     el('section', { class: 'card', 'aria-labelledby': 'open-h' },
       el('h2', { id: 'open-h' }, 'Open games'), open,
-      el('button', { type: 'button', onclick: () => showLobby() }, 'Refresh')));
+      el('button', { type: 'button', onclick: () => fillLobby(mine, open).catch(fail) },
+        'Refresh')));
   try {
     await catalog();
     renderCreator(creator);
-    const [my, lobby] = await Promise.all([api('GET', '/me/games?filter=all&limit=50'),
-      api('GET', '/games?status=open&limit=50')]);
-    fillGames(mine, my, (g) => [
-      el('span', {}, `${titleOf(g.game)} · ${g.status}`,
-        g.your_turn ? el('strong', { class: 'badge' }, ' your turn') : null),
-      el('button', { type: 'button', onclick: () => go(`#/games/${g.id}`) }, 'Open')],
-    'No games yet.');
-    const mineIds = new Set(my.map((g) => g.id));
-    fillGames(open, lobby.filter((g) => !mineIds.has(g.id)), (g) => [
-      el('span', {}, `${titleOf(g.game)} · ${g.free_seats} of ${g.seats} seats free`),
-      el('button', { type: 'button', onclick: () => join(g.id) }, 'Join'),
-      el('button', { type: 'button', onclick: () => go(`#/games/${g.id}`) }, 'Watch')],
-    'No open games.');
+    await fillLobby(mine, open);
+    if (!state.notices && document.contains(mine)) followNotices(() => fillLobby(mine, open).catch(fail));
   } catch (error) { fail(error); }
+}
+
+async function fillLobby(mine, open) {
+  const [my, lobby] = await Promise.all([api('GET', '/me/games?filter=all&limit=50'),
+    api('GET', '/games?status=open&limit=50')]);
+  fillGames(mine, my, (g) => [
+    el('span', {}, `${titleOf(g.game)} · ${g.status}`,
+      g.your_turn ? el('strong', { class: 'badge' }, ' your turn') : null),
+    el('button', { type: 'button', onclick: () => go(`#/games/${g.id}`) }, 'Open')],
+  'No games yet.');
+  const mineIds = new Set(my.map((g) => g.id));
+  fillGames(open, lobby.filter((g) => !mineIds.has(g.id)), (g) => [
+    el('span', {}, `${titleOf(g.game)} · ${g.free_seats} of ${g.seats} seats free`),
+    el('button', { type: 'button', onclick: () => join(g.id) }, 'Join'),
+    el('button', { type: 'button', onclick: () => go(`#/games/${g.id}`) }, 'Watch')],
+  'No open games.');
 }
 
 function fillGames(list, games, row, empty) {
@@ -351,7 +379,10 @@ async function openTable(gameId) {
 // the token goes in the URL, which the stream endpoint alone accepts.
 function follow(table) {
   if (table.closed || !table.game || table.game.status === 'finished') return;
-  const query = new URLSearchParams({ views: 'true', access_token: state.token });
+  // From the version we drew, so nothing between the GET and the connection is missed (a
+  // reconnection's Last-Event-ID wins over it).
+  const query = new URLSearchParams({ views: 'true', access_token: state.token,
+    last_event_id: String(table.game.version) });
   const source = new EventSource(`${API}/games/${table.id}/events/stream?${query}`);
   table.source = source;
   source.addEventListener('game', (event) => update(table, JSON.parse(event.data)));
@@ -376,6 +407,9 @@ function update(table, body) {
   if (table.closed) return;
   table.updatedAt = Date.now();
   if (table.game && body.version < table.game.version) return; // an older answer, overtaken
+  const text = JSON.stringify(body);
+  if (text === table.drawn) return; // the same picture again (the stream after our own move)
+  table.drawn = text;
   table.game = body;
   document.title = `${titleOf(body.game)} · Tablestream`;
   if (body.status === 'finished' && table.source) table.source.close();
@@ -607,6 +641,7 @@ async function showVersion(table, version) {
 function goLive(table) {
   table.replay = null;
   table.parts.board.classList.remove('replaying');
+  table.drawn = null;
   update(table, table.game);
 }
 
@@ -653,7 +688,9 @@ async function explain(table, version) {
     table.explanation = el('div', { id: 'explain', class: 'explain', tabindex: '-1' },
       el('h3', {}, `Event ${answer.version}`,
         answer.seat !== null ? ` by ${n[answer.seat] || answer.seat}` : ''),
-      answer.command ? el('p', {}, 'Command: ', commandLabel(answer.command)) : null,
+      // Another seat's command shows its type only: the board's words need its fields.
+      answer.command ? el('p', {}, 'Command: ', Object.keys(answer.command).length > 1
+        ? labelOf(table, answer.command, table.game.view) : commandLabel(answer.command)) : null,
       el('ul', { class: 'checks' }, (answer.checks || []).map((c) => el('li', {}, c))),
       el('details', {}, el('summary', {}, 'Events and the state before'),
         el('pre', {}, JSON.stringify({ events: answer.events, before: answer.before }, null, 2))));

@@ -1,0 +1,278 @@
+// The Mag Blast board: every fleet (command ship in the middle, its four zones around it, each
+// ship's hull left and damage), the viewer's hand, the response chain with who is asked and the
+// reaction clock's countdown, Asteroids and Minefields, the decks. Drawn only from `view` (plus
+// the printed cards in data/magblast.json); clicking a card, a ship, a zone or a seat chooses
+// among the legal commands (pick.js).
+
+import { Picker, countdown, h, useStyles } from "./pick.js";
+
+const DATA = await (await fetch(new URL("./data/magblast.json", import.meta.url))).json();
+
+const ZONES = DATA.zones.map((z) => z.id);  // n e s w
+const ZONE_NAME = Object.fromEntries(DATA.zones.map((z) => [z.id, z.name]));
+const TURRET = { laser: "L", beam: "B", mag: "M" };
+
+const kindOf = (card) => card.replace(/-\d+$/, "");
+export function cardName(card) {
+  return DATA.kinds[kindOf(card)]?.name || card;
+}
+export function shipName(id) {
+  return DATA.ships[id]?.name || DATA.command_ships[id]?.name || id;
+}
+const cards = (list) => (list || []).map(cardName).join(", ");
+
+// Who owns a ship (or a command ship, named by its race), from the view's public zones.
+function owner(view, id) {
+  if (!view) return null;
+  const race = (view.races || []).indexOf(id);
+  if (race >= 0) return race;
+  for (const [seat, zones] of (view.zones || []).entries()) {
+    for (const ships of Object.values(zones || {})) if (ships.includes(id)) return seat;
+  }
+  return null;
+}
+// Seat -> display name for labels (the shell passes them to label as its third argument).
+let NAMES = {};
+const seatName = (seat) => NAMES[seat] || `seat ${seat}`;
+function target(view, id) {
+  const seat = owner(view, id);
+  return seat === null ? shipName(id) : `${shipName(id)} (${seatName(seat)})`;
+}
+
+export function label(c, view, names) {
+  if (names) NAMES = names;
+  switch (c.type) {
+    case "place_fleet":
+      return "Place fleet: " + ZONES.filter((z) => c.zones?.[z])
+        .map((z) => `${ZONE_NAME[z]} ${shipName(c.zones[z])}`).join(", ");
+    case "discard":
+      return c.cards?.length ? `Discard ${cards(c.cards)}` : "Discard nothing";
+    case "transfer_blast":
+      return `Transfer ${cardName(c.blast)} from ${shipName(c.ship)} to ${target(view, c.target)}`;
+    case "draw": return "Draw cards";
+    case "salvage_blasts": return `Salvage ${cards(c.cards) || "nothing"} from the discard pile`;
+    case "reinforce":
+      return `Reinforce, paying ${cards(c.cards)}` +
+        (c.ship ? `, taking ${shipName(c.ship)} from the fleet discard` : "");
+    case "place_ship": return `Place ${shipName(c.ship)} in the ${ZONE_NAME[c.zone]} zone`;
+    case "end_phase": return `End the ${view?.phase || ""} phase`.replace("  ", " ");
+    case "move": return `Move ${shipName(c.ship)} to the ${ZONE_NAME[c.zone]} zone`;
+    case "raid_hand": return `Take 3 random cards from ${seatName(c.seat)}`;
+    case "blast":
+      return `${cardName(c.card)}: ${shipName(c.ship)} fires at ${target(view, c.target)}` +
+        (c.sound ? ` ("${c.sound}")` : "");
+    case "make_sound": return `Make the sound "${c.sound}"`;
+    case "stay_silent": return "Stay silent";
+    case "launch":
+      return `Launch ${cardName(c.card)} from ${shipName(c.carrier)} at ${target(view, c.target)}`;
+    case "direct_hit": return `Play ${cardName(c.card)}`;
+    case "dh_effect": {
+      let more = "";
+      if (c.zone) more += ` into the ${ZONE_NAME[c.zone]} zone`;
+      if (c.moves) {
+        more += " moving " + Object.entries(c.moves)
+          .map(([s, z]) => `${shipName(s)} to ${ZONE_NAME[z]}`).join(", ");
+      }
+      return `${cardName(c.card)}${more}${c.power ? " (command ship power)" : ""}`;
+    }
+    case "play_card": {
+      let text = `Play ${cardName(c.card)}`;
+      if (c.ship) text += ` on ${shipName(c.ship)}`;
+      if (c.blast) text += ` with ${cardName(c.blast)}`;
+      if (c.target) text += ` at ${target(view, c.target)}`;
+      if (c.seat !== null && c.seat !== undefined) text += ` against ${seatName(c.seat)}`;
+      return text;
+    }
+    case "sweep": return `Sweep ${cardName(c.card)} with ${shipName(c.ship)}`;
+    case "end_turn": return "End turn";
+    case "respond": return `Respond with ${cardName(c.card)}`;
+    case "cranium": return `Cranium Consortium: discard ${cards(c.cards)}`;
+    case "no_response": return "No response";
+    case "propose_no_mercy": return "Propose No Mercy";
+    case "accept_no_mercy": return "Accept No Mercy";
+    case "refuse_no_mercy": return "Refuse No Mercy";
+    default: return c.type.replaceAll("_", " ");
+  }
+}
+
+// What a command names on the board. Fleet placement pairs a ship with a zone ("n=ship-16").
+function tokensOf(c) {
+  const out = [];
+  for (const key of ["card", "ship", "target", "carrier", "blast"]) {
+    if (c[key]) out.push(c[key]);
+  }
+  if (c.zone) out.push(`zone:${c.zone}`);
+  if (c.seat !== null && c.seat !== undefined) out.push(`seat:${c.seat}`);
+  for (const card of c.cards || []) out.push(card);
+  if (c.type === "place_fleet") {
+    for (const [z, ship] of Object.entries(c.zones || {})) out.push(`${z}=${ship}`, ship, `zone:${z}`);
+  }
+  if (c.type === "make_sound" || !out.length) out.push(cmdToken(c));
+  return out;
+}
+// A choice with nothing on the board to click (end a phase, pass, draw...) gets a button of its own.
+const cmdToken = (c) => `cmd:${JSON.stringify({ ...c, expected_version: undefined })}`;
+
+// During setup a ship clicked and then a zone clicked make one pair.
+function combine(sel, token, picker) {
+  const last = sel[sel.length - 1];
+  const pair = token.startsWith("zone:") && last && DATA.ships[last] ? `${token.slice(5)}=${last}`
+    : (DATA.ships[token] && last?.startsWith("zone:") ? `${last.slice(5)}=${token}` : null);
+  if (pair && picker.candidates([...sel.slice(0, -1), pair]).length) {
+    return [...sel.slice(0, -1), pair];
+  }
+  return [...sel, token];
+}
+
+function damageOf(view, id) {
+  const under = (view.under?.[id] || []).reduce((n, [, d]) => n + d, 0);
+  return under + (view.temp?.[id] || 0);
+}
+
+export function render(root, ctx) {
+  useStyles("magblast");
+  const { view, game, seat } = ctx;
+  const names = ctx.names || {};
+  const who = (s) => names[s] || names[String(s)] || `Seat ${s}`;
+  NAMES = ctx.names || {};
+  const picker = new Picker(ctx, { tokensOf, label: (c) => label(c, view), combine,
+    required: (c, tokens) => [...tokens].filter((t) => c.type !== "place_fleet" || t.includes("=")) });
+  const bind = (node, token) => picker.bind(node, token);
+  root.classList.add("mb-board", "pick-board");
+  if (!view || !view.zones) {
+    root.append(h("p", {}, "The fleets are not dealt yet."));
+    return;
+  }
+
+  // The table: turn, phase, decks, effects.
+  const prompts = game?.pending || {};
+  const status = h("section", { class: "mb-status", "aria-label": "table" },
+    h("p", { class: "mb-turn" },
+      view.result ? "Game over" :
+        `Turn ${view.turn_number} · ${who(view.turn)} · ${view.phase} phase`),
+    h("p", { class: "mb-decks" },
+      `Fleet deck ${view.fleet_deck} · action deck ${view.action_deck} · ` +
+      `action discard ${view.action_discard.length}` +
+      (view.action_discard.length ? ` (top: ${cardName(view.action_discard[0])})` : "")),
+    view.effects?.length ? h("ul", { class: "mb-effects" }, view.effects.map((e) =>
+      h("li", { class: "mb-effect", "data-card": e.card },
+        `${cardName(e.card)} on ${who(e.fleet)}'s fleet (by ${who(e.by)})`))) : null,
+    view.no_mercy ? h("p", {}, "No Mercy is in force.") : null,
+    view.proposal ? h("p", {}, `${who(view.proposal.by)} proposes No Mercy.`) : null);
+  root.append(status);
+
+  // Who must answer now, with the clock (the reaction clock counts down for a response window).
+  const waits = Object.entries(view.pending || {});
+  if (waits.length) {
+    root.append(h("section", { class: "mb-pending", "aria-label": "waiting for" },
+      waits.map(([s, p]) => h("p", {
+        class: `mb-wait ${p.clock === "reaction" ? "reaction" : ""}`, "data-seat": s,
+      }, `${who(s)}: ${p.label}`, countdown(prompts[s]?.deadline)))));
+  }
+
+  // The response chain: each card played and each answer, bottom first.
+  if (view.chain) {
+    const links = view.chain.links.map((link, i) => {
+      const bits = [link.card ? cardName(link.card) : link.action || "ability"];
+      if (link.ship) bits.push(`from ${shipName(link.ship)}`);
+      if (link.target) bits.push(`at ${target(view, link.target)}`);
+      return h("li", { class: "mb-link", "data-card": link.card || "" },
+        `${i ? "↳ " : ""}${who(link.seat)}: ${bits.join(" ")}`);
+    });
+    root.append(h("section", { class: "mb-chain", "aria-label": "response chain" },
+      h("h3", {}, "Response chain"), h("ol", {}, links),
+      view.chain.passed.length ?
+        h("p", {}, `Passed: ${view.chain.passed.map(who).join(", ")}`) : null));
+  }
+  if (view.dh) {
+    root.append(h("p", { class: "mb-dh" },
+      `Direct Hit on ${target(view, view.dh.target || view.dh.ship)} (${view.dh.stage})`));
+  }
+
+  // The viewer's hand, and a ship being placed or the six dealt at setup.
+  if (seat !== null && seat !== undefined) {
+    const hand = h("section", { class: "mb-hand", "aria-label": "your hand" },
+      h("h3", {}, `Your hand (${view.hand.length})`),
+      h("div", { class: "mb-cards" }, view.hand.map((card) => {
+        const k = DATA.kinds[kindOf(card)] || {};
+        const icons = (DATA.icons[card] || []).map((i) => ({ star: "★", circle: "●",
+          diamond: "◆" })[i] || i).join("");
+        return bind(h("button", { type: "button", class: `mb-card cat-${k.category}`,
+          "data-card": card },
+        h("b", {}, k.name || card), k.damage ? ` ${k.damage}` : "", icons ? ` ${icons}` : ""),
+        card);
+      })));
+    root.append(hand);
+    const spare = view.placing?.ships?.length ? view.placing.ships :
+      (view.dealt?.length && !Object.keys(view.my_placement || {}).length ? view.dealt : []);
+    if (spare.length) {
+      root.append(h("section", { class: "mb-spare", "aria-label": "ships to place" },
+        h("h3", {}, view.dealt?.length ? "Dealt ships: pick one, then a zone" : "Ship to place"),
+        h("div", { class: "mb-cards" }, spare.map((id) => bind(shipNode(view, id, "button"), id)))));
+    }
+    const actions = h("div", { class: "mb-actions" },
+      (ctx.legal || []).filter((c) => tokensOf(c).some((t) => t.startsWith("cmd:")))
+        .map((c) => bind(h("button", { type: "button", class: "mb-do" }, label(c, view)),
+          cmdToken(c))));
+    if (actions.children.length) root.append(actions);
+  }
+  root.append(picker.panel);
+
+  // The fleets, the viewer's first.
+  const order = [...Array(view.seats).keys()];
+  if (seat !== null && seat !== undefined && seat < view.seats) {
+    order.push(...order.splice(0, seat));
+  }
+  const fleets = h("section", { class: "mb-fleets", "aria-label": "fleets" });
+  for (const s of order) fleets.append(fleetNode(view, s, who, bind, s === seat));
+  root.append(fleets);
+  picker.refresh();
+}
+
+function shipNode(view, id, tag = "div") {
+  const ship = DATA.ships[id];
+  const hull = ship ? ship.hull : DATA.constants.command_hull;
+  const dmg = damageOf(view, id);
+  const fired = view.fired?.[id] || [];
+  const attrs = { class: `mb-ship ${ship ? `cls-${ship.class}` : "command"}`, "data-ship": id,
+    "data-hull": String(hull - dmg) };
+  if (tag === "button") attrs.type = "button";
+  return h(tag, attrs,
+    h("span", { class: "mb-ship-name" }, shipName(id)),
+    h("span", { class: "mb-ship-meta" },
+      ship ? `${DATA.classes[ship.class]} · spd ${ship.speed} · ` +
+        ship.turrets.map((t) => (fired.includes(t) ? `${TURRET[t]}✓` : TURRET[t])).join("") : ""),
+    h("span", { class: "mb-hull", title: `hull ${hull - dmg} of ${hull}` },
+      h("span", { class: "mb-hull-bar", style: { width: `${Math.max(0, (hull - dmg) / hull) * 100}%` } }),
+      h("span", { class: "mb-hull-text" }, `${hull - dmg}/${hull}`)));
+}
+
+function fleetNode(view, s, who, bind, mine) {
+  const race = view.races[s];
+  const cmd = DATA.command_ships[race] || {};
+  const alive = view.alive[s];
+  const zones = view.zones[s] || {};
+  const head = h("header", { class: "mb-fleet-head", "data-seat": String(s) },
+    h("b", {}, who(s)), ` · ${cmd.name || race}`,
+    ` · ${view.hand_counts[s]} cards`,
+    view.uses[s] !== null && view.uses[s] !== undefined ? ` · power ${view.uses[s]} left` : "",
+    alive ? "" : " · destroyed");
+  bind(head, `seat:${s}`);  // a seat to raid or to lay a Minefield before
+  const grid = h("div", { class: "mb-grid" });
+  const zoneCell = (z) => {
+    const cell = h("div", { class: `mb-zone zone-${z}`, "data-zone": z, "data-seat": String(s) },
+      h("span", { class: "mb-zone-name" }, ZONE_NAME[z]),
+      (zones[z] || []).map((id) => bind(shipNode(view, id), id)));
+    if (mine) bind(cell, `zone:${z}`);
+    return cell;
+  };
+  const command = shipNode(view, race);
+  if (!alive) command.querySelector(".mb-hull-text").textContent = "destroyed";
+  const centre = bind(h("div", { class: "mb-command", "data-ship": race, title: cmd.text || "" },
+    command), race);
+  grid.append(h("div", { class: "mb-corner" }), zoneCell("n"), h("div", { class: "mb-corner" }),
+    zoneCell("w"), centre, zoneCell("e"),
+    h("div", { class: "mb-corner" }), zoneCell("s"), h("div", { class: "mb-corner" }));
+  return h("article", { class: `mb-fleet ${mine ? "mine" : ""} ${alive ? "" : "dead"}`,
+    "data-seat": String(s), "aria-label": `${who(s)}'s fleet` }, head, grid);
+}

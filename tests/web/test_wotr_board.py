@@ -1,0 +1,152 @@
+"""The War of the Ring board (service/web/static/boards/wotr.js) in a phone-sized page: a whole
+game of the `south` scenario against a bot played by clicking on the board, every region's armies
+drawn per side as the view has them, and a move chosen with the keyboard on the map."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+
+from games.wotr.data import NATION_SIDE
+from tests.web.board_clicks import (
+    api_get,
+    api_post,
+    new_player,
+    open_as,
+    play_on_board,
+    wait_until,
+)
+from tests.web.conftest import SCREENSHOTS
+from tests.web.driving import create_game, sign_in
+
+pytestmark = pytest.mark.e2e
+
+
+def _south_game(site: str) -> tuple[str, str]:
+    """A started south game: the Free Peoples (seat 0) a human holding the returned token,
+    the Shadow a basic bot."""
+    ann = new_player(site, "ann")
+    game = api_post(site, "/games", {"game": "wotr", "options": {"scenario": "south"},
+                                     "seats": [{"kind": "human"},
+                                               {"kind": "bot", "level": "basic"}]},
+                    ann, status=201)
+    if game["status"] != "running":
+        api_post(site, f"/games/{game['id']}/start", None, ann)
+    return game["id"], ann
+
+
+def _per_side(army: dict[str, list[int]]) -> dict[str, str]:
+    out: dict[str, list[int]] = {}
+    for nation, figures in army.items():
+        side = NATION_SIDE[nation]
+        out[side] = [a + b for a, b in zip(out.get(side, [0, 0, 0]), figures, strict=True)]
+    return {side: "/".join(map(str, f)) for side, f in out.items()}
+
+
+def test_a_wotr_south_game_is_played_to_its_end_by_clicking_on_the_board(page, site, seen):
+    sign_in(page, "ann-wotr-board")
+    create_game(page, "wotr", ["bot:basic"], {"scenario": '"south"'})
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#board .wotr-map-wrap").scroll_into_view_if_needed()
+    page.screenshot(path=SCREENSHOTS / "wotr-board.png")
+    page.screenshot(path=SCREENSHOTS / "wotr-board-full.png", full_page=True)
+    shot = {"battle": False}
+
+    def battle_screenshot() -> None:
+        if not shot["battle"] and page.locator("#board .wotr-battle").count():
+            try:
+                page.locator("#board .wotr-battle").scroll_into_view_if_needed(timeout=2_000)
+            except PlaywrightError:
+                return  # redrawn meanwhile: try after the next click
+            page.screenshot(path=SCREENSHOTS / "wotr-board-battle.png")
+            shot["battle"] = True
+
+    clicks = play_on_board(page, random.Random("wotr-board"), after_click=battle_screenshot)
+
+    assert clicks > 0
+    assert page.locator("#result").inner_text().startswith("Game over.")
+    assert page.locator(".wotr-map .wotr-region").count() == 30
+    page.screenshot(path=SCREENSHOTS / "wotr-board-over.png", full_page=True)
+
+    # Replayed at an earlier version, it is still this board (not the generic fallback).
+    middle = int(page.locator("#version").inner_text()) // 2
+    page.get_by_label("Version", exact=True).fill(str(middle))
+    page.locator(f"#board[data-version='{middle}']").wait_for()
+    assert page.locator("#board .wotr-map .wotr-region").count() == 30
+    assert page.locator("#board .generic-view").count() == 0
+    assert seen.errors == []
+    assert seen.foreign(site) == []
+
+
+def test_every_region_shows_its_armies_per_side_and_who_controls_it(page, site, seen):
+    game_id, ann = _south_game(site)
+    body = api_get(site, f"/games/{game_id}", ann)
+    open_as(page, site, ann, game_id)
+    page.locator(f"#board[data-version='{body['version']}']").wait_for()
+    view = api_get(site, f"/games/{game_id}", ann)["view"]  # the same version, unless a bot moved
+    page.locator(f"#board[data-version='{api_get(site, f'/games/{game_id}')['version']}']"
+                 ).wait_for()
+
+    assert page.locator(".wotr-map .wotr-region").count() == len(view["regions"]) == 30
+    drawn = page.locator(".wotr-region .wotr-army:not(.besieged)").evaluate_all(
+        "ns => ns.map(n => [n.closest('.wotr-region').dataset.region, n.dataset.side,"
+        " n.dataset.figures])")
+    expected = sorted([region, side, figures] for region, army in view["armies"].items()
+                      for side, figures in _per_side(army).items())
+    assert sorted(drawn) == expected
+    assert len(expected) >= 10  # south §14: both sides start with armies in many regions
+    control = page.locator(".wotr-region .wotr-control").evaluate_all(
+        "ns => ns.map(n => [n.closest('.wotr-region').dataset.region, n.dataset.control])")
+    assert dict(control) == view["control"]
+    minas_tirith = page.locator(".wotr-region[data-region='Minas Tirith']")
+    assert "Gondor" in minas_tirith.get_attribute("aria-label")
+    assert seen.errors == []
+
+
+def test_a_move_is_chosen_on_the_map_with_the_keyboard(page, site, seen):
+    game_id, ann = _south_game(site)
+    body = api_get(site, f"/games/{game_id}", ann)
+    move = next(c for c in body["legal_commands"] if c["type"] == "move" and c["leave"] == 0)
+    army = body["view"]["armies"][move["from"]]
+    open_as(page, site, ann, game_id)
+    page.locator(f"#board[data-version='{body['version']}']").wait_for()
+
+    for selector in (f".wotr-die.side-fp[data-face='{move['die']}']",
+                     f".wotr-region[data-region=\"{move['from']}\"]",
+                     f".wotr-region[data-region=\"{move['to']}\"]"):
+        page.locator(selector).first.focus()
+        page.keyboard.press("Enter")
+    offered = page.locator(".pick-panel button.pick-cmd")
+    if offered.count():  # more than one move left (how many to leave behind): take "all"
+        assert "null" not in page.locator(".pick-panel").inner_text()
+        choice = offered.filter(has_text=f"{move['from']} → {move['to']}").filter(
+            has_not_text="leaving")
+        choice.focus()
+        page.keyboard.press("Enter")
+
+    def moved():
+        events = api_get(site, f"/games/{game_id}/events?from={body['version'] + 1}")["events"]
+        return [e for e in events if e["type"] == "army_moved" and e["data"].get("src") ==
+                move["from"] and e["data"].get("dst") == move["to"]]
+
+    assert wait_until(moved, "the move to be made")
+    after = api_get(site, f"/games/{game_id}")["view"]
+    assert move["from"] not in after["armies"] or after["armies"][move["from"]] != army
+    assert after["armies"][move["to"]] != body["view"]["armies"].get(move["to"])
+    assert seen.errors == []
+
+
+def test_a_spectator_sees_the_map_and_the_armies_but_no_hand_and_nothing_to_click(
+        page, site, seen):
+    game_id, ann = _south_game(site)
+    view = api_get(site, f"/games/{game_id}", ann)["view"]
+    open_as(page, site, new_player(site, "eve"), game_id)
+    page.locator("#board .wotr-map").wait_for()
+
+    assert page.locator(".wotr-map .wotr-region").count() == 30
+    assert page.locator(".wotr-region .wotr-army").count() >= len(view["armies"])
+    assert page.locator("#board .wotr-hand").count() == 0
+    assert page.locator("#board .pickable").count() == 0
+    assert seen.errors == []

@@ -141,7 +141,7 @@ def format_report(report: SelfPlayReport) -> str:
     options = f" options {json.dumps(report.options, sort_keys=True)}" if report.options else ""
     lines = [f"{report.game}{options}: {report.games} games ({report.finished} finished) "
              f"with seats {','.join(report.levels)} in {report.seconds:.2f}s = "
-             f"{report.games_per_second:.1f} games/s, "
+             f"{report.games_per_second:.2f} games/s, "
              f"{report.steps / max(report.games, 1):.0f} moves/game, "
              f"think {report.think_ms} ms, load {os.getloadavg()[0]:.1f}"]
     for level in sorted(report.plays):

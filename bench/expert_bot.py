@@ -4,12 +4,15 @@ seats rotated, and the expert's decisions per second, printed after every chunk 
     python bench/expert_bot.py GAME [--games 500] [--think-ms 250] [--chunk 50]
 
 The expert's budget is a count of playouts (think_ms x the game's playouts_per_ms), so a run
-replays exactly on any machine; decisions/s is what this machine made of that budget.
+replays exactly on any machine; decisions/s is what this machine made of that budget. The CPU
+time per playout (process time, so a loaded machine does not inflate it) gives the
+``playouts_per_ms`` to set on the game: 1 / (CPU ms per playout).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 from games import get_game
@@ -29,6 +32,7 @@ def main() -> None:
     experts: list[Expert] = []
     real_bot = game.bot
     clock = [0.0]
+    cpu = [0.0]
 
     def counted(level: str):  # the bots selfplay uses; the experts' counters and time kept
         bot = real_bot(level)
@@ -37,11 +41,12 @@ def main() -> None:
         experts.append(bot)
 
         def timed(seen, rng):
-            before = time.perf_counter()
+            before, before_cpu = time.perf_counter(), time.process_time()
             try:
                 return bot(seen, rng)
             finally:
                 clock[0] += time.perf_counter() - before
+                cpu[0] += time.process_time() - before_cpu
 
         timed.reads_log = True  # type: ignore[attr-defined]
         return timed
@@ -65,7 +70,10 @@ def main() -> None:
                   f"{decisions} decisions, {playouts / max(decisions, 1):.0f} playouts each, "
                   f"{decisions / max(clock[0], 1e-9):.1f} decisions/s "
                   f"({1000 * clock[0] / max(decisions, 1):.0f} ms each); "
-                  f"{time.perf_counter() - started:.0f}s", flush=True)
+                  f"{1000 * cpu[0] / max(playouts, 1):.2f} CPU ms per playout "
+                  f"(playouts_per_ms {game.playouts_per_ms}); "
+                  f"{time.perf_counter() - started:.0f}s; load {os.getloadavg()[0]:.1f}",
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -327,6 +327,17 @@ class Game:
         return Seen(seat, self.view(state, seat), self.legal_commands(state, seat), events,
                     think_ms, live)
 
+    def playout_seen(self, state: State, seat: Seat) -> Seen:
+        """What the expert's playout policy is shown in a sampled world: ``seen`` with no log
+        by default; a game may leave out parts of the view its playout bot never reads (the
+        world is a sample, so this hides nothing of a real game; it only saves time)."""
+        return self.seen(state, seat)
+
+    def playout_over(self, start: State, state: State) -> bool:
+        """May a playout from ``start`` stop at ``state`` and be scored by ``evaluate`` before
+        the horizon (e.g. a season ended and later ones are dealt afresh)? By default no."""
+        return False
+
     def copy_state(self, state: State) -> State:
         """A copy of ``state`` that ``evolve`` may mutate (games may do it faster)."""
         return copy.deepcopy(state)

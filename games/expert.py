@@ -9,9 +9,16 @@ A decision is made on what the seat knows, never on the true state:
    for the seat with ``game.evaluate``;
 3. repeat over fresh worlds (each candidate meets the same worlds: common random numbers) and
    compare each candidate with the playout policy's own choice for the seat (the favourite)
-   on the same worlds and dice: the expert leaves the favourite only for the candidate whose
-   mean gain over it is largest after subtracting ``CONFIDENCE`` standard errors, so a small
-   budget's noise does not talk it out of a sound move.
+   on the same worlds and dice. The worlds are raced: once ``PRUNE_AFTER`` worlds are played,
+   a candidate whose mean gain (plus ``PRUNE`` standard errors) cannot reach the best one's
+   (minus as many) stops being played, so the budget goes to the moves still in question, and
+   the decision ends early when one move is clearly best. The expert leaves the favourite only
+   for the candidate whose mean gain over it is largest after subtracting ``CONFIDENCE``
+   standard errors, so a small budget's noise does not talk it out of a sound move.
+
+A playout stops at the ``horizon``, at the game's end, or where ``game.playout_over`` says the
+decision no longer matters (a Mask Men season ended); the policy is shown
+``game.playout_seen`` (the view its bot reads, built for speed on the sampled world).
 
 This is determinized ("perfect information") Monte Carlo over the information set; its known
 weakness (it assumes it will know the hidden cards later) matters little against bluffing-free
@@ -36,6 +43,8 @@ from games.core import Command, Event, Game, Rng, Seen, State, random_bot
 CAP_FACTOR = 3.0  # the wall-clock cap, in think times: reached only on an overloaded machine
 MIN_ROUNDS = 2  # even a tiny budget tries every candidate on at least this many worlds
 CONFIDENCE = 1.0  # standard errors by which a candidate must beat the favourite to replace it
+PRUNE_AFTER = 6  # worlds every candidate meets before the race drops any
+PRUNE = 2.0  # standard errors: a candidate is dropped when even this optimism cannot save it
 
 
 class Expert:
@@ -59,34 +68,24 @@ class Expert:
         policy = _policy(self.game, self.playout_level)
         favourite = policy(seen, Rng(f"{rng.below(1 << 62)}:policy"))
         candidates = [favourite, *(c for c in legal if c != favourite)]
-        rounds = max(MIN_ROUNDS, self.budget(seen) // len(candidates))
+        race = _Race(len(candidates))
+        budget = self.budget(seen)
         deadline = time.monotonic() + CAP_FACTOR * seen.think_ms / 1000
-        # Per candidate: the sum and the sum of squares of its score minus the favourite's on
-        # the same world with the same playout dice (a paired comparison).
-        diffs = [0.0] * len(candidates)
-        squares = [0.0] * len(candidates)
-        played = 0
-        for index in range(rounds):
+        spent = index = 0
+        while index < MIN_ROUNDS or spent + len(race.active) <= budget:
             world = self.game.sample_state(seen, Rng(f"{rng.below(1 << 62)}:world:{index}"))
             dice = rng.below(1 << 62)
-            scores = [self._playout(world, seen.seat, command, Rng(f"{dice}:{index}"))
-                      for command in candidates]
-            for i, score in enumerate(scores):
-                diffs[i] += score - scores[0]
-                squares[i] += (score - scores[0]) ** 2
-            played += 1
-            if seen.live and index + 1 >= MIN_ROUNDS and time.monotonic() > deadline:
+            race.add({i: self._playout(world, seen.seat, candidates[i], Rng(f"{dice}:{index}"))
+                      for i in race.active})
+            spent += len(race.active)
+            index += 1
+            if index >= PRUNE_AFTER and race.prune():
+                break  # one move is clearly best (or only the favourite is left)
+            if seen.live and index >= MIN_ROUNDS and time.monotonic() > deadline:
                 break
         self.stats["decisions"] += 1
-        self.stats["playouts"] += played * len(candidates)
-        best, best_edge = 0, 0.0
-        for i in range(1, len(candidates)):
-            mean = diffs[i] / played
-            spread = math.sqrt(max(0.0, squares[i] / played - mean * mean) / played)
-            edge = mean - CONFIDENCE * spread  # leave the favourite only for a clear gain
-            if edge > best_edge:
-                best, best_edge = i, edge
-        return candidates[best]
+        self.stats["playouts"] += spent
+        return candidates[race.choice()]
 
     def _playout(self, world: State, seat: int, command: Command, rng: Rng) -> float:
         """Play ``command`` in ``world``, then every seat by the playout policy; the score."""
@@ -98,13 +97,58 @@ class Expert:
         horizon = getattr(game, "horizon", 400)
         for _ in range(horizon):
             pending = game.pending(state)
-            if not pending:
+            if not pending or game.playout_over(world, state):
                 break
             actor = min(pending) if len(pending) == 1 else sorted(pending)[
                 rng.below(len(pending))]
-            choice = policy(game.seen(state, actor), rng)
+            choice = policy(game.playout_seen(state, actor), rng)
             state = game.fold(game.decide_command(state, choice, actor, rng), state)
         return game.evaluate(state, seat)
+
+
+class _Race:
+    """Paired score differences of each candidate against candidate 0 (the favourite)."""
+
+    def __init__(self, size: int):
+        self.sums = [0.0] * size
+        self.squares = [0.0] * size
+        self.counts = [0] * size
+        self.active = list(range(size))
+
+    def add(self, scores: dict[int, float]) -> None:
+        base = scores[0]
+        for i, score in scores.items():
+            self.sums[i] += score - base
+            self.squares[i] += (score - base) ** 2
+            self.counts[i] += 1
+
+    def mean_and_error(self, i: int) -> tuple[float, float]:
+        played = self.counts[i]
+        if i == 0 or played == 0:
+            return 0.0, 0.0
+        mean = self.sums[i] / played
+        return mean, math.sqrt(max(0.0, self.squares[i] / played - mean * mean) / played)
+
+    def prune(self) -> bool:
+        """Drop the candidates that cannot catch the best; True when the race is decided."""
+        bounds = {i: self.mean_and_error(i) for i in self.active}
+        leader = max(self.active, key=lambda i: bounds[i][0] - PRUNE * bounds[i][1])
+        floor = bounds[leader][0] - PRUNE * bounds[leader][1]
+        # The favourite stays (it is every pairing's base); a move that only ever tied it, or
+        # cannot reach the leader's floor, is decided.
+        self.active = [i for i in self.active
+                       if i in (0, leader) or bounds[i][0] + PRUNE * bounds[i][1] > floor]
+        return len(self.active) == 1 or (len(self.active) == 2 and floor > 0)
+
+    def choice(self) -> int:
+        """The favourite, unless a candidate beats it by more than ``CONFIDENCE`` errors."""
+        best, best_edge = 0, 0.0
+        for i in range(1, len(self.counts)):
+            mean, error = self.mean_and_error(i)
+            edge = mean - CONFIDENCE * error
+            if edge > best_edge:
+                best, best_edge = i, edge
+        return best
 
 
 def _policy(game: Game, level: str) -> Any:

@@ -46,8 +46,10 @@ def worker(scheduler: bool, burst: bool, workers: int, worker_class: str, queue:
 @click.option("--think-ms", type=click.IntRange(1, 60_000), default=DEFAULT_THINK_MS,
               show_default=True, help="an expert seat's think time per decision (sets its "
               "playout budget, so a run replays exactly)")
+@click.option("--progress", "every", type=click.IntRange(0), default=0, show_default=True,
+              help="also print the figures so far after every N games (0: only at the end)")
 def selfplay(game: str, count: int, seats: str, seed: str, rotate: bool,
-             options_json: str, think_ms: int) -> None:
+             options_json: str, think_ms: int, every: int) -> None:
     """Play whole games between bots in-process (rules only) and print win rates and games/s."""
     from games import REGISTRY
     from workers.selfplay import format_report
@@ -65,8 +67,11 @@ def selfplay(game: str, count: int, seats: str, seed: str, rotate: bool,
         raise click.BadParameter(f"unknown levels {unknown}; {rules.title} has "
                                  f"{', '.join(rules.bot_levels)}", param_hint="--seats")
     options = _game_options(rules, options_json)
+    def progress(report: Any) -> None:
+        click.echo(f"[after {report.games} of {count} games]\n{format_report(report)}")
+
     click.echo(format_report(play(game, count, levels, options, seed=seed, rotate=rotate,
-                                  think_ms=think_ms)))
+                                  think_ms=think_ms, progress=progress, every=every)))
 
 
 def _game_options(rules: Any, options_json: str) -> dict[str, Any]:

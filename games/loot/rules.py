@@ -109,7 +109,7 @@ class Loot(Game):
     commands = COMMANDS
     undo_barriers = frozenset({LOOT_STARTED, CARD_DRAWN})
     bot_levels = ("random", "basic", "expert")
-    playouts_per_ms = 0.15  # the expert's budget (games/expert.py; bench/expert_bot.py)
+    playouts_per_ms = 1.5  # the expert's budget: 1 / CPU ms per playout (bench/expert_bot.py)
     horizon = 30  # playout decisions before evaluate() scores the gold standing
 
     # --- setup and evolve ----------------------------------------------------------------------
@@ -416,6 +416,17 @@ class Loot(Game):
 
     def sample_state(self, seen: Seen, rng: Rng) -> State:
         return bot.sample_state(seen, rng)
+
+    def copy_state(self, state: State) -> State:
+        """A copy ``evolve`` may mutate: the lists it changes copied, not the whole tree (the
+        expert copies a world once per playout)."""
+        clone = dict(state)
+        clone["hands"] = [list(h) for h in state["hands"]]
+        clone["deck"] = list(state["deck"])
+        clone["discard"] = list(state["discard"])
+        clone["won"] = [list(w) for w in state["won"]]
+        clone["ships"] = [_copy_ship(s) for s in state["ships"]]
+        return clone
 
     def evaluate(self, state: State, seat: Seat) -> float:
         """The win share once over; before that, the seat's score (captured gold minus gold

@@ -97,8 +97,8 @@ class MaskMen(Game):
     commands = COMMANDS
     undo_barriers = frozenset({SEASON_DEALT})  # a deal reveals each seat's new hand
     bot_levels = ("random", "basic", "expert")
-    playouts_per_ms = 0.06  # the expert's budget (games/expert.py; bench/expert_bot.py)
-    horizon = 24  # playout decisions before evaluate() scores the hands left
+    playouts_per_ms = 2.2  # the expert's budget: 1 / CPU ms per playout (bench/expert_bot.py)
+    horizon = 80  # playout decisions at most; a season's end (playout_over) comes first
 
     # --- setup and evolve ---------------------------------------------------------------------
 
@@ -322,17 +322,45 @@ class MaskMen(Game):
     def sample_state(self, seen: Seen, rng: Rng) -> State:
         return bot.sample_state(seen, rng)
 
+    def playout_seen(self, state: State, seat: Seat) -> Seen:
+        return Seen(seat, views.view(state, seat, self.pending(state), display=False),
+                    self.legal_commands(state, seat))
+
+    def playout_over(self, start: State, state: State) -> bool:
+        """A season's end settles what a decision in it can change: the next is dealt afresh
+        (§3), so the expert's playouts stop there and ``evaluate`` scores the standing."""
+        return state["season"] != start["season"] or state["result"] is not None
+
+    def copy_state(self, state: State) -> State:
+        """A copy ``evolve`` may mutate (each list it appends to or edits), cheaper than a
+        deep copy: the expert copies a world once per playout."""
+        clone = dict(state)
+        clone["hands"] = [list(h) for h in state["hands"]]
+        for key in ("played", "debuted", "proofs", "out", "scores", "season_wins", "history"):
+            clone[key] = list(state[key])
+        clone["beats"] = {w: list(b) for w, b in state["beats"].items()}
+        rnd = state["round"]
+        clone["round"] = {**rnd, "plays": list(rnd["plays"]), "given_up": list(rnd["given_up"])}
+        return clone
+
     def evaluate(self, state: State, seat: Seat) -> float:
-        """The win share once over; before that, the game standing (seasons won, or markers)
-        and, within the season, how few cards the seat holds against the others (§7)."""
+        """The win share once over. Before that, with 2 players, the chance to win 3 seasons
+        first (§3) if this season is won with a chance read from the hand sizes and later ones
+        are coin flips; with more, the marker standing and the hand sizes (§7)."""
         if state["result"] is not None:
             return super().evaluate(state, seat)
-        totals = state["season_wins"] if not state["seasons"] else state["scores"]
         others = [s for s in range(state["seats"]) if s != seat]
-        lead = totals[seat] - max(totals[s] for s in others)
         sizes = [len(h) for h in state["hands"]]
         race = (min(sizes[s] for s in others) - sizes[seat]) / 5
-        return 0.5 + 0.5 * math.tanh(lead + race)
+        if state["seasons"]:
+            totals = state["scores"]
+            lead = totals[seat] - max(totals[s] for s in others)
+            return 0.5 + 0.5 * math.tanh(lead + race)
+        wins, need = state["season_wins"], state["wins_needed"]
+        mine, theirs = need - wins[seat], need - wins[others[0]]
+        this_season = 0.5 + 0.5 * math.tanh(race)
+        return (this_season * _match_chance(mine - 1, theirs)
+                + (1 - this_season) * _match_chance(mine, theirs - 1))
 
     def bot(self, level: str) -> Bot:
         if level == "basic":
@@ -353,6 +381,17 @@ def _legal_counts(state: State, current: dict | None, v: str) -> tuple[int, ...]
     if relation == "<" or n >= MAX_PLAY:
         return ()
     return (n + 1,)
+
+
+def _match_chance(mine: int, theirs: int) -> float:
+    """The chance to win ``mine`` more seasons before the rival wins ``theirs``, each season a
+    coin flip (the 2-player game, §3)."""
+    if mine <= 0:
+        return 1.0
+    if theirs <= 0:
+        return 0.0
+    # The match is won at the season that brings our count to ``mine`` with k rival wins first.
+    return sum(math.comb(mine - 1 + k, k) / 2 ** (mine + k) for k in range(theirs))
 
 
 # --- evolve, one function per event --------------------------------------------------------------

@@ -17,8 +17,11 @@ def _seat_of(viewer: Viewer, seats: int) -> Seat | None:
     return None
 
 
-def view(state: State, viewer: Viewer, pending: dict[Seat, Prompt]) -> dict[str, Any]:
-    """The table as ``viewer`` sees it: own hand, other hands as counts, the public record."""
+def view(state: State, viewer: Viewer, pending: dict[Seat, Prompt],
+         display: bool = True) -> dict[str, Any]:
+    """The table as ``viewer`` sees it: own hand, other hands as counts, the public record.
+    Without ``display`` the strength markers' layout (for people, derived from ``beats``) is
+    left out: the expert's playouts build a view per decision and no bot reads it."""
     if not state:
         return {}
     seats = state["seats"]
@@ -50,7 +53,6 @@ def view(state: State, viewer: Viewer, pending: dict[Seat, Prompt]) -> dict[str,
             "debuted": list(state["debuted"]),
             "proofs": [list(p) for p in state["proofs"]],
             "beats": {w: list(b) for w, b in state["beats"].items()},
-            "display": knowledge.display(state["beats"], state["debuted"], style),
         },
         "out": list(state["out"]),
         "scores": list(state["scores"]),
@@ -58,6 +60,8 @@ def view(state: State, viewer: Viewer, pending: dict[Seat, Prompt]) -> dict[str,
         "history": [{**h, "points": list(h["points"])} for h in state["history"]],
         "result": state["result"],
     }
+    if display:
+        out["knowledge"]["display"] = knowledge.display(state["beats"], state["debuted"], style)
     if viewer == AUDITOR:
         out["hands"] = [list(h) for h in state["hands"]]
         out["set_aside"] = list(state["set_aside"])

@@ -8,7 +8,7 @@ import pytest
 
 from games import get_game
 from games.core import Event, Rng
-from games.expert import Expert
+from games.expert import PRUNE_AFTER, Expert, _Race
 
 EXPERT_GAMES = ["loot", "maskmen", "faker_blue"]
 
@@ -99,3 +99,50 @@ def test_the_budget_is_a_count_derived_from_the_think_time():
     expert = Expert(game)
     assert expert.budget(game.seen(state, seat, log, 250)) == int(250 * game.playouts_per_ms)
     assert expert.budget(game.seen(state, seat, log, 1)) >= 1
+
+
+@pytest.mark.parametrize("game_name", EXPERT_GAMES)
+def test_a_copied_world_can_be_played_on_without_changing_the_original(game_name):
+    game = get_game(game_name)
+    _log, state = _midgame(game, "copy", 7)
+    before = json.dumps(state, sort_keys=True)
+    copy = game.copy_state(state)
+    basic = game.bot("basic")
+    for step in range(40):
+        pending = sorted(game.pending(copy))
+        if not pending:
+            break
+        command = basic(game.seen(copy, pending[0]), Rng("copy", step))
+        copy = game.fold(game.decide(copy, command, pending[0], Rng("copy-d", step)), copy)
+    assert json.dumps(state, sort_keys=True) == before
+    assert copy != state
+
+
+def test_the_race_stops_once_one_move_is_clearly_best_and_chooses_it():
+    race = _Race(4)
+    for world in range(PRUNE_AFTER):
+        # candidate 2 always gains a lot; 1 only ever ties the favourite; 3 always loses
+        race.add({0: 0.4, 1: 0.4, 2: 0.9 + world / 100, 3: 0.1})
+    assert race.prune()
+    assert race.active == [0, 2]
+    assert race.choice() == 2
+
+
+def test_the_race_keeps_the_favourite_when_no_move_beats_it_clearly():
+    race = _Race(3)
+    for world in range(PRUNE_AFTER):
+        noise = 0.3 if world % 2 else -0.3
+        race.add({0: 0.5, 1: 0.5 + noise + 0.01, 2: 0.2})
+    assert not race.prune()
+    assert race.active == [0, 1]
+    assert race.choice() == 0
+
+
+def test_the_expert_spends_no_more_playouts_than_its_budget():
+    game = get_game("loot")
+    log, state = _midgame(game, "spend", 6)
+    seat = min(game.pending(state))
+    expert = Expert(game)
+    seen = game.seen(state, seat, log, 60)
+    expert(seen, Rng("spend"))
+    assert 0 < expert.stats["playouts"] <= expert.budget(seen)

@@ -713,3 +713,35 @@ def test_a_stored_play_naming_copies_still_folds_redacts_and_re_runs():
     assert state["round"]["current"] == {"seat": 0, "wrestler": "RED", "count": 2}
     assert GAME.redact(old, 1).data["cards"] == ["RED", "RED"]
     given(GAME, *start(*BIG)).when(play("RED-3"), 0).then(played(0, ["RED-3"], True))
+
+
+# --- the expert's hooks --------------------------------------------------------------------------
+
+def test_an_expert_playout_stops_when_the_season_ends():
+    # 2 players: going out with the last card ends the season (maskmen.md §7), and the next
+    # season is dealt afresh, so a playout from before it has nothing left to learn.
+    world = GAME.fold(start(cards("RED", 1), cards("BLUE", 1, 2), leader=0))
+    after = GAME.fold(GAME.decide(world, plays("RED", 1), 0, Rng("out")),
+                      GAME.copy_state(world))
+    assert not GAME.playout_over(world, world)
+    assert GAME.playout_over(world, after)
+    assert after["season_wins"] == [1, 0]
+
+
+def test_the_two_player_evaluation_is_the_chance_to_win_three_seasons_first():
+    state = GAME.fold(start(cards("RED", 1, 2), cards("BLUE", 1, 2), leader=0))
+    assert GAME.evaluate(state, 0) == pytest.approx(0.5)  # even hands, 0-0 in seasons
+    state["season_wins"] = [2, 0]
+    assert GAME.evaluate(state, 0) == pytest.approx(0.5 * 1 + 0.5 * 0.75)
+    assert GAME.evaluate(state, 1) == pytest.approx(1 - GAME.evaluate(state, 0))
+    state["hands"][1] = cards("BLUE", 1, 2, 3, 4, 5)  # seat 0 is well ahead in this season
+    assert GAME.evaluate(state, 0) > 0.875
+
+
+def test_the_playout_view_is_the_view_without_the_marker_layout():
+    state = GAME.fold([*start(*BIG), played(0, cards("BLUE", 1), debuted=True)])
+    full = GAME.view(state, 1)
+    lean = GAME.playout_seen(state, 1)
+    assert "display" in full["knowledge"] and "display" not in lean.view["knowledge"]
+    full["knowledge"].pop("display")
+    assert lean.view == full and lean.legal == GAME.legal_commands(state, 1)

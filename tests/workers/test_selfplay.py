@@ -76,3 +76,23 @@ def test_win_rates_come_with_a_95_percent_wilson_interval():
     result = CliRunner().invoke(main, ["selfplay", "tally", "--games", "20",
                                        "--seats", "random,random"])
     assert "95% CI" in result.output
+
+
+def test_the_selfplay_command_prints_each_levels_decisions_per_second():
+    result = CliRunner().invoke(main, ["selfplay", "loot", "--games", "2",
+                                       "--seats", "basic,random"])
+    assert result.exit_code == 0, result.output
+    for level in ("basic", "random"):
+        line = next(ln for ln in result.output.splitlines() if ln.strip().startswith(level))
+        assert "decisions/s" in line
+    report = selfplay("loot", 2, ["basic", "random"])
+    assert report.decisions["basic"] > 0 and report.decisions_per_second("basic") > 0
+
+
+def test_the_selfplay_command_prints_the_figures_so_far_every_n_games():
+    result = CliRunner().invoke(main, ["selfplay", "tally", "--games", "6",
+                                       "--seats", "random,random", "--progress", "2"])
+    assert result.exit_code == 0, result.output
+    assert "[after 2 of 6 games]" in result.output and "[after 4 of 6 games]" in result.output
+    assert "[after 6 of 6 games]" not in result.output  # the final report is printed once
+    assert result.output.count("win rate") == 3  # two progress reports and the final one

@@ -13,14 +13,17 @@ Choices where both texts are silent (each has a test in tests/games/test_magblas
 - Ramming Speed sacrifices the rammer as the card is played (it is the cost), and the card goes
   under the target as a damage card worth the rammer's speed (Spacedock can remove it);
 - a Direct Hit needs its target still in play; any other command forfeits it;
-- a response answers the card on top of the chain; seats holding no possible answer are not asked;
+- a response answers the card on top of the chain; every seat the rules let answer it is asked
+  in turn (each with a pass and the reaction clock), whatever its hand holds, so being asked
+  tells the table nothing; a seat with nothing playable may only pass;
 - sound_effects "on": a Blast sent without a sound waits for ``make_sound`` from its player
   before anyone answers it (``stay_silent`` misses); "strict": it misses at once;
 - No Mercy: the current player proposes once a turn; on agreement the current turn ends and the
   lowest standing hull starts (ties at random);
 - Asteroids and Minefield played by an eliminated player are discarded with their cards;
-- a window's prompt goes only to a seat that could answer (as AQ), so being asked tells the
-  table that seat holds an answer; a seat with none is never asked;
+- unlike AQ, a window does not ask only the seats holding an answer (that would tell the table
+  who holds one); games created before this (no ``windows`` option) keep that old window so
+  their logs still re-run exactly;
 - the ``deal`` option (a scenario's stacked deal) is part of the game's options, which every
   seat can read: it is meant for teaching scenarios and tests, not for secret deals.
 """
@@ -468,7 +471,11 @@ class MagBlast(Game):
                 # Inside one command's events (a replay may stop there) the chain is open but
                 # resolves in the same batch: nobody is asked yet.
                 return {}
-            kinds = tuple(k for k in (RESPOND, CRANIUM) if k in chain.answers(state, asked))
+            # magblast.md §4c, issue 12: the prompt (public) names what the rules allow the
+            # seat, not what its hand holds; its legal commands say what it can play.
+            may = chain.answers(state, asked) if chain.asks_holders_only(state) else (
+                chain.eligible(state, asked))
+            kinds = tuple(k for k in (RESPOND, CRANIUM) if k in may)
             label = f"respond to {kind(chain.top(state)['card'] or 'cranium-0')}?"
             return {asked: Prompt((*kinds, NO_RESPONSE), "reaction", label)}
         if state["placing"] is not None:

@@ -41,6 +41,7 @@ from games.core import (
     Prompt,
     Rng,
     Seat,
+    Seen,
     State,
     Viewer,
     ensure,
@@ -125,6 +126,7 @@ from games.magblast.model import (
     TURN_ENDED,
     TURN_STARTED,
     MagBlastOptions,
+    clone,
 )
 from games.magblast.table import Draft
 
@@ -163,7 +165,12 @@ class MagBlast(Game):
     undo_barriers = frozenset({GAME_STARTED, FLEETS_DEALT, HANDS_DEALT, FLEETS_REVEALED,
                                CARDS_DRAWN, FLEET_DRAWN, HAND_RAIDED, ACTION_DECK_RESHUFFLED,
                                FLEET_DECK_RESHUFFLED, NO_MERCY_AGREED})
-    bot_levels = ("random", "basic")
+    bot_levels = ("random", "basic", "expert")
+    # The expert (games/expert.py over games/expert_shortlist.py): its budget in playouts per
+    # think-time ms (1 / CPU ms of a playout, bench/expert_bot.py), and the decisions a playout
+    # plays (about two turns of a 2-player game) before ``evaluate`` scores the fleets.
+    playouts_per_ms = 0.2
+    horizon = 40
 
     # --- setup --------------------------------------------------------------------------------
 
@@ -526,7 +533,20 @@ class MagBlast(Game):
     def bot(self, level: str) -> Bot:
         if level == "basic":
             return bot.basic_bot
+        if level == "expert":
+            from games.expert_shortlist import ShortlistExpert  # the search imports the kernel
+
+            return ShortlistExpert(self, bot.shortlist)
         return super().bot(level)
+
+    def sample_state(self, seen: Seen, rng: Rng) -> State:
+        return bot.sample_state(seen, rng)
+
+    def evaluate(self, state: State, seat: Seat) -> float:
+        return bot.evaluate(state, seat)
+
+    def copy_state(self, state: State) -> State:
+        return clone(state)
 
 
 GAME = MagBlast()

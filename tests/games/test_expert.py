@@ -10,7 +10,7 @@ from games import get_game
 from games.core import Event, Rng
 from games.expert import Expert
 
-EXPERT_GAMES = ["loot", "maskmen", "faker_blue"]
+EXPERT_GAMES = ["loot", "maskmen", "faker_blue", "magblast", "wotr"]
 
 
 def _midgame(game, seed: str, steps: int):
@@ -99,3 +99,44 @@ def test_the_budget_is_a_count_derived_from_the_think_time():
     expert = Expert(game)
     assert expert.budget(game.seen(state, seat, log, 250)) == int(250 * game.playouts_per_ms)
     assert expert.budget(game.seen(state, seat, log, 1)) >= 1
+
+
+def _cards_accounted(game_name, world) -> bool:
+    if game_name == "magblast":
+        from tests.games.magblast_table import conserved
+        return conserved(world)
+    from games.wotr.data import DECKS
+    battle = world["battle"] or {"cards": {}}
+    held = [c for key in ("decks", "hands", "discards") for cards in world[key].values()
+            for c in cards] + [c for c in battle["cards"].values() if c]
+    return sorted(held) == sorted(c for cards in DECKS.values() for c in cards)
+
+
+@pytest.mark.parametrize("game_name, seats, options", [
+    ("magblast", 3, {}), ("magblast", 2, {}), ("wotr", 2, {"scenario": "south"})])
+def test_worlds_sampled_along_a_whole_game_show_each_seat_exactly_its_view(game_name, seats,
+                                                                          options):
+    # Every few decisions of a basic game, every seat asked gets worlds whose view, legal
+    # commands and prompts are the real ones, with every card somewhere exactly once.
+    game = get_game(game_name)
+    log = game.setup(seats, game.load_options(options), Rng("whole", 0))
+    state = game.fold(log)
+    basic = game.bot("basic")
+    for step in range(400):
+        pending = sorted(game.pending(state))
+        if not pending:
+            break
+        if step % 3 == 0:
+            for seat in pending:
+                seen = game.seen(state, seat, log)
+                world = game.sample_state(seen, Rng("world", step))
+                assert game.view(world, seat) == seen.view, step
+                assert game.legal_commands(world, seat) == seen.legal, step
+                assert game.pending(world) == game.pending(state), step
+                assert _cards_accounted(game_name, world), step
+        seat = pending[0]
+        command = basic(game.seen(state, seat, log), Rng("bot", step))
+        events = game.decide(state, command, seat, Rng("whole", step + 1))
+        state = game.fold(events, state)
+        log += events
+    assert game.result(state) is not None

@@ -8,7 +8,7 @@ REDOCLY_VERSION := 2.77.0
 REDOCLY := $(VENV)/node/node_modules/.bin/redocly
 LOCK_VENV := .lock-venv
 
-.PHONY: install lock run test lint openapi bench faults clean
+.PHONY: install lock run test test-cluster lint openapi bench faults clean
 
 # constraints.txt pins every package (and every package they pull in) to the versions CI
 # tested, so a fresh machine installs exactly those; setup.cfg keeps the ranges we support.
@@ -45,6 +45,12 @@ lint: install $(REDOCLY)
 test: install lint
 	$(BIN)/python -m pytest -n auto
 
+# The store contract and the service tests again with the event store on a real 3-master Redis
+# Cluster (tests/cluster.py) and the queues on a plain Redis; CI runs it after `make test`.
+CLUSTER_TESTS := tests/events/test_store_contract.py tests/events/test_cluster.py tests/service
+test-cluster: install
+	TABLESTREAM_TEST_CLUSTER=1 $(BIN)/python -m pytest -n auto $(CLUSTER_TESTS)
+
 openapi: install
 	$(BIN)/tablestream openapi -o openapi.yaml
 
@@ -54,6 +60,8 @@ bench: install
 	$(BIN)/python bench/outages.py
 	$(BIN)/python bench/clock_lateness.py
 	$(BIN)/python bench/replay_and_explain.py
+	$(BIN)/python bench/cluster_scaling.py
+	$(BIN)/python bench/archive_memory.py
 
 # Kills Redis, gunicorn and the RQ worker with -9 under load; not part of `make test`.
 faults: install

@@ -22,15 +22,18 @@ from typing import Any
 
 import redis
 from redis.backoff import NoBackoff
+from redis.client import NEVER_DECODE
 from redis.cluster import REDIS_ALLOWED_KEYS, RedisCluster
 from redis.exceptions import ClusterDownError, SlotNotCoveredError, TryAgainError
 from redis.retry import Retry
 
+from events.archive import Archive, ArchiveCorrupt, pack, unpack
 from events.codec import GENESIS, canonical, event_hash
 from events.store import (
     AppendResult,
     CommandRecord,
     CommandReused,
+    GameArchived,
     GameExists,
     GameNotFound,
     NewEvent,
@@ -45,9 +48,9 @@ RedisClient = redis.Redis | RedisCluster
 _RESERVED_META = frozenset({"version", "last_hash"})  # owned by the append script
 _HASH_CACHE_SIZE = 10_000
 
-# Atomic create: refuse an existing id without a read-then-write race.
+# Atomic create: refuse an existing id (live or archived) without a read-then-write race.
 _CREATE_LUA = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'version', '0', 'last_hash', ARGV[2])
 for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 redis.call('SET', KEYS[2], ARGV[1])
@@ -58,6 +61,7 @@ return 1
 # the nearest one at or below any version in one ZREVRANGEBYSCORE), and as the latest unless a
 # newer latest is already stored (a replay may backfill an old one after the live path moved on).
 _SAVE_SNAPSHOT_LUA = """
+if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
 local v = tonumber(ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], v, v)
 redis.call('ZADD', KEYS[2], v, ARGV[1] .. ':' .. ARGV[2])
@@ -68,6 +72,25 @@ end
 return 1
 """
 
+
+# Archiving (issue 13): write the blob only while the live log is still at the version it was
+# packed from; then, in a second script run after the blob was read back and checked, remove
+# the live keys only if the blob is there and the log has not moved. A crash between the two
+# leaves both (reads prefer the live keys; the next attempt redoes it), never neither.
+_ARCHIVE_WRITE_LUA = """
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[2], ARGV[2])
+return 1
+"""
+_ARCHIVE_DROP_LUA = """
+if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7])
+return 1
+"""
+# Parts of a game that archiving removes from memory (snap/snaps are caches: not archived).
+_LIVE_PARTS = ("meta", "log", "cmds", "secret", "snap", "snaps")
+_ARCHIVE_CACHE_SIZE = 256  # unpacked archives kept per process (they never change)
 
 # Timeouts and pools, set on purpose (issue 9 item 1): redis-py 8 defaults to a 5 s socket
 # timeout and 100 connections a pool, which cut idle SSE streams and turned a burst into 500s.
@@ -216,6 +239,9 @@ class RedisEventStore:
         self._append = client.register_script(script)
         self._create = client.register_script(_CREATE_LUA)
         self._save_snapshot = client.register_script(_SAVE_SNAPSHOT_LUA)
+        self._archive_write = client.register_script(_ARCHIVE_WRITE_LUA)
+        self._archive_drop = client.register_script(_ARCHIVE_DROP_LUA)
+        self._archives: OrderedDict[str, Archive] = OrderedDict()
         # game id -> (version, hash at that version). Log entries never change, so a hash once
         # seen stays true; only the newest per game is kept since appends go after the newest.
         self._known: OrderedDict[str, tuple[int, str]] = OrderedDict()
@@ -254,7 +280,8 @@ class RedisEventStore:
         args: list[str] = [secret, GENESIS]
         for name, value in meta.items():
             args += [name, str(value)]
-        created = self._create(keys=[_key(game_id, "meta"), _key(game_id, "secret")], args=args)
+        created = self._create(keys=[_key(game_id, "meta"), _key(game_id, "secret"),
+                                     _key(game_id, "archive")], args=args)
         if not int(created):
             raise GameExists(game_id)
 
@@ -290,7 +317,7 @@ class RedisEventStore:
             if cmd and replies[1] is not None:
                 return _duplicate(_record(replies[1]), body)
             if version is None:
-                raise GameNotFound(game_id)
+                return self._append_archived(game_id, cmd, body)
             if int(version) != expected_version:
                 raise VersionConflict(expected_version, int(version))
             prev = _text(last_hash)
@@ -328,7 +355,7 @@ class RedisEventStore:
         if status == "reused":
             raise CommandReused(int(reply[1]), int(reply[2]))
         if status == "notfound":
-            raise GameNotFound(game_id)
+            return self._append_archived(game_id, cmd, args[5])
         # The version or the hash we chained from was stale: forget it so a retry re-reads.
         self._forget(game_id)
         raise VersionConflict(expected_version, int(reply[1]))
@@ -339,6 +366,17 @@ class RedisEventStore:
         end = "+" if last is None else f"{last}-0"
         entries = self.client.xrange(_key(game_id, "log"), f"{max(first, 1)}-0", end)
         events = [_parse_entry(entry_id, fields) for entry_id, fields in entries]
+        if events:
+            self._remember(game_id, events[-1].version, events[-1].hash)
+            return events
+        with self._known_lock:
+            known = self._known.get(game_id)
+        if known is not None and first > known[0]:
+            return []  # past the end of a log this process has seen: the usual "no news"
+        archive = self.archived(game_id)
+        if archive is None:
+            return []
+        events = archive.read(first, last)
         if events:
             self._remember(game_id, events[-1].version, events[-1].hash)
         return events
@@ -396,7 +434,7 @@ class RedisEventStore:
         _check_id(game_id)
         version = self.client.hget(_key(game_id, "meta"), "version")
         if version is None:
-            raise GameNotFound(game_id)
+            return self._archive_of(game_id).version
         return int(version)
 
     def meta(self, game_id: str) -> dict[str, str]:
@@ -404,7 +442,7 @@ class RedisEventStore:
         _check_id(game_id)
         fields = self.client.hgetall(_key(game_id, "meta"))
         if not fields:
-            raise GameNotFound(game_id)
+            return dict(self._archive_of(game_id).meta)
         return {_text(k): _text(v) for k, v in fields.items()}
 
     def secret(self, game_id: str) -> str:
@@ -412,7 +450,7 @@ class RedisEventStore:
         _check_id(game_id)
         value = self.client.get(_key(game_id, "secret"))
         if value is None:
-            raise GameNotFound(game_id)
+            return self._archive_of(game_id).secret
         return _text(value)
 
     def command_version(self, game_id: str, command_id: str) -> tuple[int, int] | None:
@@ -424,8 +462,16 @@ class RedisEventStore:
     def command_record(self, game_id: str, command_id: str) -> CommandRecord | None:
         """What a command id produced and the hash of its command, or None if unseen."""
         _check_id(game_id)
-        seen = self.client.hget(_key(game_id, "cmds"), command_id)
-        return None if seen is None else _record(seen)
+        # One round trip either way: the record, and whether the game was archived (then its
+        # command records are in the archive).
+        pipe = self.client.pipeline(transaction=False)
+        pipe.hget(_key(game_id, "cmds"), command_id)
+        pipe.exists(_key(game_id, "archive"))
+        seen, archived = pipe.execute()
+        if seen is not None:
+            return _record(seen)
+        archive = self.archived(game_id) if archived else None
+        return None if archive is None else archive.command_record(command_id)
 
     def load_snapshot(self, game_id: str, at_most: int | None = None) -> Snapshot | None:
         """The latest snapshot, or with ``at_most`` the newest at or below that version; None
@@ -449,7 +495,10 @@ class RedisEventStore:
         newer one is stored (one script, so version and state change together)."""
         _check_id(game_id)
         state = json.dumps(snapshot.state, separators=(",", ":"), ensure_ascii=False)
-        self._save_snapshot(keys=[_key(game_id, "snap"), _key(game_id, "snaps")],
+        # The script keeps no snapshot of an archived game (no live meta): it would bring
+        # back into memory what archiving took out.
+        self._save_snapshot(keys=[_key(game_id, "snap"), _key(game_id, "snaps"),
+                                  _key(game_id, "meta")],
                             args=[str(snapshot.version), state])
 
     def delete_snapshot(self, game_id: str) -> None:
@@ -458,12 +507,106 @@ class RedisEventStore:
         self.client.delete(_key(game_id, "snap"), _key(game_id, "snaps"))
 
     def game_ids(self) -> Iterator[str]:
-        """Every game id in the store, in no particular order (SCAN; on Cluster, every node)."""
-        prefix, suffix = "{g:", "}:meta"
-        for key in self.client.scan_iter(match="{g:*}:meta", count=1000):
-            name = _text(key)
-            if name.startswith(prefix) and name.endswith(suffix):
-                yield name[len(prefix):-len(suffix)]
+        """Every game id in the store, live or archived, in no particular order (SCAN; on
+        Cluster, every node). Costs O(all games ever): for repairs, never a request path."""
+        seen: set[str] = set()
+        for part in ("meta", "archive"):
+            prefix, suffix = "{g:", "}:" + part
+            for key in self.client.scan_iter(match="{g:*}:" + part, count=1000):
+                name = _text(key)
+                if name.startswith(prefix) and name.endswith(suffix):
+                    game_id = name[len(prefix):-len(suffix)]
+                    if game_id not in seen:  # both, for a moment, while it is archived
+                        seen.add(game_id)
+                        yield game_id
+
+    # --- the archive (issue 13) ----------------------------------------------------------------
+
+    def archive(self, game_id: str) -> bool:
+        """Move a game's log, meta, secret and command records into one compressed blob under
+        its hash tag (events/archive.py) and drop its live keys and snapshots; True when it is
+        archived (now or before), False when its log moved on meanwhile (try again later).
+
+        Write, read back and compare, then remove: a crash at any point leaves the live keys,
+        the blob, or both, never neither; running it again finishes the job. The caller decides
+        when a game is done with (GameService archives finished games after a grace period).
+        """
+        _check_id(game_id)
+        self._check_writable()
+        pipe = self.client.pipeline(transaction=False)
+        pipe.hgetall(_key(game_id, "meta"))
+        pipe.get(_key(game_id, "secret"))
+        pipe.hgetall(_key(game_id, "cmds"))
+        pipe.xrange(_key(game_id, "log"))
+        fields, secret, cmds, entries = pipe.execute()
+        if not fields:
+            if self.archived(game_id) is None:
+                raise GameNotFound(game_id)
+            return True
+        meta = {_text(k): _text(v) for k, v in fields.items()}
+        events = tuple(_parse_entry(entry_id, entry) for entry_id, entry in entries)
+        if len(events) != int(meta["version"]):
+            return False  # an append landed between the reads: not a settled game
+        live = Archive(meta=meta, secret=_text(secret), events=events,
+                       cmds={_text(k): _text(v) for k, v in cmds.items()})
+        blob = pack(live)
+        version = meta["version"]
+        keys = [_key(game_id, "meta"), _key(game_id, "archive")]
+        if not int(self._archive_write(keys=keys, args=[version, blob])):
+            return False
+        stored = self._fetch_archive(game_id)
+        if stored is None or unpack(stored) != live:
+            raise ArchiveCorrupt(f"the archive of game {game_id} does not read back equal to "
+                                 "its log; the live keys are kept")
+        keys += [_key(game_id, part) for part in _LIVE_PARTS if part != "meta"]
+        dropped = bool(int(self._archive_drop(keys=keys, args=[version])))
+        if dropped:
+            with self._known_lock:
+                self._archives[game_id] = live
+                self._archives.move_to_end(game_id)
+                while len(self._archives) > _ARCHIVE_CACHE_SIZE:
+                    self._archives.popitem(last=False)
+        return dropped
+
+    def archived(self, game_id: str) -> Archive | None:
+        """The game's archive, or None while it is live (or unknown). Archives never change,
+        so each process keeps the last few it unpacked."""
+        _check_id(game_id)
+        with self._known_lock:
+            cached = self._archives.get(game_id)
+            if cached is not None:
+                self._archives.move_to_end(game_id)
+                return cached
+        blob = self._fetch_archive(game_id)
+        if blob is None:
+            return None
+        archive = unpack(blob)
+        with self._known_lock:
+            self._archives[game_id] = archive
+            while len(self._archives) > _ARCHIVE_CACHE_SIZE:
+                self._archives.popitem(last=False)
+        return archive
+
+    def _fetch_archive(self, game_id: str) -> bytes | None:
+        """The raw blob (bytes, whatever the client decodes), or None."""
+        return self.client.execute_command("GET", _key(game_id, "archive"),
+                                           **{NEVER_DECODE: []})
+
+    def _archive_of(self, game_id: str) -> Archive:
+        archive = self.archived(game_id)
+        if archive is None:
+            raise GameNotFound(game_id)
+        return archive
+
+    def _append_archived(self, game_id: str, cmd: str, command_hash: str) -> AppendResult:
+        """An append met no live meta: the first answer to a command id the archived game
+        recorded, else GameArchived (nothing is appended to an archived game), else
+        GameNotFound."""
+        archive = self._archive_of(game_id)
+        record = archive.command_record(cmd) if cmd else None
+        if record is not None:
+            return _duplicate(record, command_hash)
+        raise GameArchived(game_id)
 
 
 def _record(seen: Any) -> CommandRecord:

@@ -77,6 +77,10 @@ class GameNotFound(StoreError):
     pass
 
 
+class GameArchived(StoreError):
+    """The game was archived (finished and settled): nothing more is appended to it."""
+
+
 class GameExists(StoreError):
     """``create`` was given an id that is already taken."""
 
@@ -148,3 +152,11 @@ class EventStore(Protocol):
         """Keep ``snapshot`` (periodic snapshots stay; the latest is replaced only by a newer)."""
 
     def game_ids(self) -> Iterator[str]: ...
+
+    def archive(self, game_id: str) -> bool:
+        """Move a finished game into its compact archive (events/archive.py): every read above
+        keeps answering the same; an append answers a recorded command id's first range, else
+        raises GameArchived. True once archived; False when the log moved meanwhile."""
+
+    def archived(self, game_id: str) -> Any:
+        """The game's ``events.archive.Archive``, or None while it is live."""

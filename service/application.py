@@ -28,6 +28,7 @@ from events.store import (
     AppendResult,
     CommandReused,
     EventStore,
+    GameArchived,
     GameNotFound,
     NewEvent,
     StoredEvent,
@@ -266,6 +267,10 @@ class GameService(HistoryMixin):
                       **({"think_ms": s["think_ms"]} if s.get("think_ms") else {})}
                      for s in seats]
         self.store.create(game_id, {"game": game_name, "created_by": player_id}, seed)
+        if self.lobby is not None:
+            # Indexed before its first event (service/lobby.py): never in no index at all.
+            self._best_effort("lobby index", game_id, self.lobby.register, game_id, game_name,
+                              self.clock() * 1000)
         events = [NewEvent("game_created", {
             "game": game_name, "rules_version": game.rules_version, "options": loaded,
             "seats": seats_out, "creator": player_id,
@@ -544,6 +549,17 @@ class GameService(HistoryMixin):
         first, last = found.first_version, found.last_version
         return Outcome(last, self.store.read(game_id, first, last), duplicate=True)
 
+    def archive(self, game_id: str) -> bool:
+        """Archive a finished game's log (events/archive.py) and take it off the archive-due
+        index; whether it is archived. A game that is not finished is left alone."""
+        projection = self.projection(game_id)
+        if projection.status != "finished":
+            return False
+        done = self.store.archive(game_id)
+        if done and self.lobby is not None:
+            self.lobby.archived(game_id)
+        return done
+
     @staticmethod
     def _best_effort(what: str, game_id: str, step: Callable[..., Any], *args: Any) -> None:
         try:
@@ -568,6 +584,11 @@ class GameService(HistoryMixin):
                              version=exc.actual) from None
         except GameNotFound:
             raise NotFound("game_not_found", f"There is no game {game_id}.") from None
+        except GameArchived:
+            raise Conflict("game_archived",
+                           "This game is over and archived: it can be read, replayed and "
+                           "audited, but nothing more is added to it (disputes are taken "
+                           "until it is archived).") from None
         if result.duplicate:
             appended = self.store.read(game_id, result.first_version, result.last_version)
             return Outcome(result.last_version, appended, duplicate=True)
@@ -575,10 +596,12 @@ class GameService(HistoryMixin):
         appended = list(result.events)
         projection = self._after(game_id, result.first_version - 1, appended)
         # The append is committed: what follows is best effort and must not turn the move's
-        # success into an error (issue 9 item 6). The lobby row is a cache of the log
-        # (``Lobby.rebuild``); bots and clocks are re-issued by the sweeper if this fails.
-        if self.lobby is not None and any(is_platform_event(e.type) for e in events):
-            self._best_effort("lobby row", game_id, self.lobby.update, game_id, projection)
+        # success into an error (issue 9 item 6). The indexes are a cache of the log that the
+        # sweeper's reconcile pass repairs (service/lobby.py); bots and clocks are re-issued
+        # by the sweeper if this fails.
+        if self.lobby is not None:
+            self._best_effort("game indexes", game_id, self.lobby.after_append, game_id,
+                              projection, appended)
         self._best_effort("follow-ups", game_id, self.followups.after_append, game_id,
                           projection)
         if self.inbox is not None:

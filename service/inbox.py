@@ -17,6 +17,7 @@ from typing import Any
 from events.projector import Projection
 from events.redis_store import MAX_BLOCK_MS, blocking_client
 from events.store import StoredEvent
+from service.errors import NotFound
 
 log = logging.getLogger(__name__)
 
@@ -26,10 +27,6 @@ INBOX_LENGTH = 1000  # notices kept per player (a client resumes within them by 
 
 def inbox_key(player_id: str) -> str:
     return f"inbox:{player_id}"
-
-
-def player_games_key(player_id: str) -> str:
-    return f"players:{player_id}:games"
 
 
 def notices(game_id: str, projection: Projection,
@@ -84,11 +81,8 @@ class Inbox:
     def after_append(self, game_id: str, projection: Projection,
                      appended: list[StoredEvent]) -> None:
         """Publish what these events mean to each player; never fail the append that happened."""
+        # The player's games are indexed by the lobby (players:<id>:games:active/finished).
         try:
-            created = projection.data.get("created_at") or 0
-            for event in appended:
-                if event.type == "seat_joined":
-                    self.remember_game(event.data["player"], game_id, created)
             self.publish(notices(game_id, projection, appended))
         except Exception:
             log.warning("could not publish notices for game %s", game_id, exc_info=True)
@@ -132,14 +126,6 @@ class Inbox:
         newest = self.redis.xrevrange(inbox_key(player_id), count=1)
         return _text(newest[0][0]) if newest else "0-0"
 
-    def remember_game(self, player_id: str, game_id: str, created_at: float) -> None:
-        self.redis.zadd(player_games_key(player_id), {game_id: created_at}, nx=True)
-
-    def games(self, player_id: str, limit: int = 500) -> list[str]:
-        """The ids of games this player has sat at, newest first."""
-        return [_text(g) for g in self.redis.zrevrange(player_games_key(player_id), 0,
-                                                       limit - 1)]
-
 
 def _millis(seconds: float | None) -> int | None:
     """Times on the wire are Unix milliseconds (service.http.schemas)."""
@@ -166,15 +152,35 @@ def build_inbox(client: Any, followups: Any, config: Any, blocking: Any = None) 
 
 
 MY_GAMES_FILTERS = ("all", "open", "running", "my_turn", "finished")
+ACTIVE_LIMIT = 1000  # a player's open and running games looked at for one filtered page
 
 
-def my_games(service: Any, player_id: str, which: str = "all",
-             limit: int = 100) -> list[dict[str, Any]]:
-    """The player's games with their seat and, when it is theirs to act, the prompt and its
-    deadline; ``my_turn`` lists the soonest deadline first."""
+def my_games(service: Any, player_id: str, which: str = "all", limit: int = 100,
+             offset: int = 0) -> list[dict[str, Any]]:
+    """A page of the player's games with their seat and, when it is theirs to act, the prompt
+    and its deadline; ``my_turn`` lists the soonest deadline first.
+
+    Reads the player's game indexes (service/lobby.py), never every game they ever played:
+    ``finished`` pages through their finished games, ``open``/``running``/``my_turn`` look at
+    their active games only, ``all`` lists active games before finished ones.
+    """
+    lobby = service.lobby
+    if which in ("open", "running", "my_turn"):
+        ids = lobby.games_of(player_id, "active", 0, ACTIVE_LIMIT)
+    else:
+        ids = lobby.games_of(player_id, "finished" if which == "finished" else "all", offset,
+                             limit)
     rows = []
-    for game_id in service.inbox.games(player_id, limit=500):
-        projection = service.projection(game_id)
+    indexed = lobby.rows(ids)
+    for game_id in ids:
+        done = _finished_row(indexed.get(game_id), player_id)
+        if done is not None:
+            rows.append(done)  # a finished game, from its index row: its archive stays unread
+            continue
+        try:
+            projection = service.projection(game_id)
+        except NotFound:
+            continue  # indexed before its first event, which never came
         seat = projection.seat_of(player_id)
         if seat is None:
             continue  # the player left before the game started
@@ -184,12 +190,26 @@ def my_games(service: Any, player_id: str, which: str = "all",
                "version": projection.version, "seat": seat, "your_turn": mine is not None,
                "pending": mine, "created_at": projection.data.get("created_at"),
                "result": projection.data.get("result")}
-        if which == "all" or which == row["status"] or (which == "my_turn" and mine):
+        if which in ("all", "finished") or which == row["status"] or \
+                (which == "my_turn" and mine):
             rows.append(row)
     if which == "my_turn":
         rows.sort(key=lambda r: (r["pending"]["deadline"] is None,
                                  r["pending"]["deadline"] or 0, r["pending"]["since"]))
-    return rows[:limit]
+    if which in ("open", "running", "my_turn"):
+        return rows[offset:offset + limit]
+    return rows
+
+
+def _finished_row(row: dict[str, Any] | None, player_id: str) -> dict[str, Any] | None:
+    """The ``/v1/me/games`` row of a finished game from its lobby row, if it has what it takes
+    (rows written before issue 13 lack ``players``)."""
+    if not row or row["status"] != "finished" or player_id not in row.get("players", ()):
+        return None
+    return {"id": row["id"], "game": row["game"], "status": "finished",
+            "version": row["version"], "seat": row["players"].index(player_id),
+            "your_turn": False, "pending": None, "created_at": row["created_at"],
+            "result": row.get("result")}
 
 
 def warn_clock(service: Any, game_id: str, seat: int, since: int) -> bool:

@@ -109,10 +109,10 @@ def run(*, with_scheduler: bool = True, burst: bool = False, workers: int = 1,
         log_level: str = "WARNING") -> bool:
     """Run worker(s) on the configured queue Redis until stopped (or drained, with ``burst``)."""
     from events.embedded_redis import redis_url
-    from workers.scheduling import queue_connection
+    from workers.scheduling import queue_connection, queue_redis_url
 
     logging.basicConfig(level=log_level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    connection = queue_connection(os.environ.get("QUEUE_REDIS_URL") or redis_url())
+    connection = queue_connection(queue_redis_url(redis_url(), os.environ.get("QUEUE_REDIS_URL")))
     # The job functions read the store URL from the environment; pin the embedded one.
     os.environ.setdefault("REDIS_URL", redis_url())
     name = queue or queue_name()

@@ -29,6 +29,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import redis
+from redis.cluster import RedisCluster
 from rq import Queue
 from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
@@ -36,6 +37,7 @@ from rq.registry import ScheduledJobRegistry
 
 from events.projector import Projection
 from events.redis_store import client_options
+from service.due import Due, due_jobs, warning_lead  # noqa: F401 (re-exported: tests, jobs)
 from workers import queue_name
 
 log = logging.getLogger(__name__)
@@ -55,18 +57,6 @@ CLOCK_WARNING = "workers.jobs.clock_warning"
 FUNCTIONS = {"bot": BOT_TURN, "clock": TURN_TIMEOUT, "undo": UNDO_LAPSE, "warn": CLOCK_WARNING}
 
 
-@dataclass(frozen=True)
-class Due:
-    """A job a projection calls for: a bot turn now, or a clock expiry at ``at``."""
-
-    # "bot", "clock", "undo" (a takeback request that lapses unanswered) or "warn" (a player is
-    # told their clock is about to run out)
-    kind: str
-    seat: int
-    since: int
-    at: float  # epoch seconds: when the prompt opened (bot) or its deadline (clock, undo)
-
-
 def job_id(kind: str, game_id: str, seat: int, since: int) -> str:
     """The deterministic RQ job id of (kind, game, seat, since)."""
     # A game id may hold dashes, but seat and since are ints, so the id parses from the right.
@@ -76,39 +66,25 @@ def job_id(kind: str, game_id: str, seat: int, since: int) -> str:
     return f"{kind}-{game}-{seat}-{since}"
 
 
-def warning_lead(clock_seconds: float) -> float:
-    """How long before a turn clock runs out its player is warned: a quarter of the clock, at
-    most 30 s; none for clocks under 20 s, where a warning would only be noise."""
-    return 0.0 if clock_seconds < 20 else min(30.0, clock_seconds / 4)
-
-
-def due_jobs(projection: Projection) -> list[Due]:
-    """Every job the projection calls for: bot seats that must act, clocked human seats."""
-    if projection.status != "running":
-        return []
-    due = []
-    for key, opened in sorted(projection.opened.items()):
-        seat = int(key)
-        if projection.seats[seat].get("bot"):
-            due.append(Due("bot", seat, opened["since"], opened["at"] / 1000))
-        else:
-            deadline = projection.deadline(seat)
-            if deadline is not None:
-                due.append(Due("clock", seat, opened["since"], deadline))
-                lead = warning_lead(deadline - opened["at"] / 1000)
-                if lead:
-                    due.append(Due("warn", seat, opened["since"], deadline - lead))
-    undo = projection.data.get("undo")
-    seconds = projection.data["options"].get("reaction_seconds", 0)
-    if undo and undo.get("waiting") and seconds:
-        due.append(Due("undo", undo["by"], undo["at_version"], undo["at"] / 1000 + seconds))
-    return due
-
-
 def _queue_options() -> dict[str, Any]:
     """The event store's timeouts and pool (issue 9 item 1), with bytes responses: RQ stores
     pickles. An RQ worker raises the socket timeout above its own blocking dequeue."""
     return {**client_options(), "decode_responses": False}
+
+
+QUEUES_NOT_ON_CLUSTER = ("RQ does not run on Redis Cluster: set QUEUE_REDIS_URL to a plain Redis "
+                         "for the queues (docs/DEPLOY.md)")
+
+
+def queue_redis_url(store_url: str, configured: str | None = None) -> str:
+    """Where the queues live: ``configured`` ($QUEUE_REDIS_URL), else the event store's server,
+    refused when that is a Cluster (REDIS_CLUSTER=1): a plain client on one of its nodes would
+    enqueue until a key of RQ's hashed to another node's slots (MOVED)."""
+    if configured:
+        return configured
+    if os.environ.get("REDIS_CLUSTER") == "1":
+        raise ValueError(QUEUES_NOT_ON_CLUSTER)
+    return store_url
 
 
 def queue_connection(url: str) -> redis.Redis:
@@ -119,6 +95,8 @@ def queue_connection(url: str) -> redis.Redis:
 
 def connection_like(client: Any) -> redis.Redis:
     """A bytes client on the same server as ``client`` (a decoding event-store client)."""
+    if isinstance(client, RedisCluster):
+        raise ValueError(QUEUES_NOT_ON_CLUSTER)
     kwargs = {**client.connection_pool.connection_kwargs, **_queue_options()}
     return redis.Redis(connection_pool=redis.BlockingConnectionPool(
         connection_class=client.connection_pool.connection_class, **kwargs))
@@ -154,7 +132,7 @@ class JobScheduler:
     def from_url(cls, store_url: str, queue_url: str | None = None,
                  queue: str | None = None) -> JobScheduler:
         """A scheduler on ``queue_url`` (default: the event store's ``store_url``)."""
-        return cls(queue_connection(queue_url or store_url), queue)
+        return cls(queue_connection(queue_redis_url(store_url, queue_url)), queue)
 
     # --- FollowUps ----------------------------------------------------------------------------
 

@@ -1,15 +1,22 @@
 """The sweeper (DESIGN.md, Workers): a worker or scheduler that dies must not leave a game stuck.
 
-It looks at every running game and re-issues the jobs its pending seats need and no longer have:
+It looks at the running games with a job overdue (the due index, service/lobby.py: each game's
+soonest bot turn, clock, warning or takeback lapse) and re-issues the jobs their pending seats
+need and no longer have:
 a bot seat waiting with no live job, a clock past its deadline whose job was lost or never left
 the scheduled registry (no worker runs a clock loop), a job "started" by a worker that died (at
 once when that worker ran on this host, else once the start is stale). Everything it issues is
-safe to run twice, so it errs on the side of issuing.
+safe to run twice, so it errs on the side of issuing. A game with nothing overdue is not read at
+all: a sweep costs O(games with an overdue job), not O(games ever created).
+
+Two more passes ride on the sweep. Every ``RECONCILE_SECONDS`` (one worker at a time) it re-indexes
+every open and running game from its log, repairing an index write lost to a process killed
+between an append and the index update that follows it (they cannot be one script on Redis
+Cluster); and it archives the finished games whose archiving is due (events/archive.py).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import time
@@ -20,7 +27,7 @@ from rq.job import JobStatus
 
 from service.application import GameService
 from service.errors import NotFound
-from service.lobby import INDEX
+from service.lobby import Lobby
 from workers.scheduling import Due, JobScheduler, due_jobs
 
 log = logging.getLogger(__name__)
@@ -28,6 +35,11 @@ log = logging.getLogger(__name__)
 GRACE = 2.0  # seconds a job may take to show up before the sweeper steps in
 STALE_ENV = "TABLESTREAM_STALE_STARTED_SECONDS"
 STALE_STARTED = 10.0  # a job "started" this long ago died with its worker (moves take ms)
+RECONCILE_ENV = "TABLESTREAM_RECONCILE_SECONDS"
+RECONCILE_SECONDS = 15.0  # bounds how stale a lost index write leaves a game (faults.py: 45 s)
+RECONCILE_LOCK = "tablestream:reconcile-lock"
+DUE_BATCH = 1000  # overdue games swept per run (the rest next run, soonest first)
+ARCHIVE_BATCH = 100  # finished games archived per run
 
 
 class Sweeper:
@@ -44,29 +56,63 @@ class Sweeper:
         self.stale_started = stale_started
         self.clock = clock
 
-    def run(self) -> int:
-        """Sweep every running game once; returns how many jobs it (re-)issued."""
+    @property
+    def lobby(self) -> Lobby:
+        lobby = self.service.lobby
+        if lobby is None:
+            raise RuntimeError("the sweeper reads the game indexes: the service needs a lobby")
+        return lobby
+
+    def run(self, reconcile: bool | None = None) -> int:
+        """Sweep the games with an overdue job once (after a reconcile pass when one is due,
+        or when ``reconcile`` says so), then archive what is due; returns how many jobs it
+        (re-)issued."""
+        if reconcile is None:
+            reconcile = self.reconcile_due()
+        if reconcile:
+            self.reconcile()
         issued = 0
-        for game_id in self.running_games():
+        for game_id in self.overdue_games():
             try:
                 issued += self.sweep_game(game_id)
             except NotFound:
-                continue
+                self.lobby.forget(game_id)
             except Exception:
                 # One broken game must not stop the sweep of the others.
                 log.exception("sweeping game %s failed", game_id)
+        self.archive_finished()
         return issued
 
-    def running_games(self) -> Iterable[str]:
-        """Running games from the lobby index; every stored game when there is no index yet."""
-        client = self.service.store.client  # type: ignore[attr-defined]
-        rows = client.hgetall(INDEX)
-        if not rows:
-            yield from self.service.store.game_ids()  # type: ignore[attr-defined]
-            return
-        for game_id, raw in rows.items():
-            if json.loads(raw).get("status") == "running":
-                yield game_id.decode() if isinstance(game_id, bytes) else game_id
+    def overdue_games(self) -> Iterable[str]:
+        """Running games whose soonest job was due more than ``grace`` ago (the due index)."""
+        return self.lobby.due(self.clock() - self.grace, DUE_BATCH)
+
+    def reconcile_due(self) -> bool:
+        """Whether this run should reconcile: once per RECONCILE_SECONDS across all workers."""
+        seconds = float(os.environ.get(RECONCILE_ENV) or RECONCILE_SECONDS)
+        client = self.lobby.redis
+        return bool(client.set(RECONCILE_LOCK, "1", nx=True, px=max(1, int(seconds * 1000))))
+
+    def reconcile(self) -> int:
+        """Re-index every open and running game from its log (and, once, the games of the
+        pre-issue-13 index); how many games it looked at."""
+        return self.lobby.migrate(self.service) + self.lobby.reconcile(self.service)
+
+    def archive_finished(self) -> int:
+        """Archive the finished games whose archiving is due; how many."""
+        done = 0
+        for game_id in self.lobby.archive_due(self.clock(), ARCHIVE_BATCH):
+            try:
+                if self.service.archive(game_id):
+                    done += 1
+                elif self.service.projection(game_id).status != "finished":
+                    self.lobby.archived(game_id)  # not finished after all: reindexed elsewhere
+            except NotFound:
+                self.lobby.forget(game_id)
+            except Exception:
+                # It stays due: the next sweep tries again (archive is idempotent).
+                log.exception("archiving game %s failed", game_id)
+        return done
 
     def sweep_game(self, game_id: str) -> int:
         """Re-issue the lost jobs of one game; how many."""

@@ -59,8 +59,10 @@ class Games(MethodView):
     @blp.response(200, GameSummary(many=True))
     @blp.errors(400)
     def get(self, query):
-        """List games in the lobby, newest first."""
-        return ctx().lobby.list(query.get("status"), query.get("game"), query["limit"])
+        """List games in the lobby, newest first: open and running ones unless `status` says
+        otherwise, a page at a time (`offset`, `limit`)."""
+        return ctx().lobby.list(query.get("status"), query.get("game"), query["limit"],
+                                query["offset"])
 
     @blp.arguments(GameCreate())
     @blp.response(201, GameOut)

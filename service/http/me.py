@@ -50,7 +50,8 @@ class MyGames(MethodView):
     def get(self, query):
         """Your games, with your prompt and its deadline where one waits for you."""
         player = current_player()
-        return my_games(ctx().service, player["id"], query["filter"], query["limit"])
+        return my_games(ctx().service, player["id"], query["filter"], query["limit"],
+                        query["offset"])
 
 
 @blp.route("/events/stream")

@@ -121,9 +121,13 @@ class GameSummary(ma.Schema):
 
 
 class LobbyQuery(ma.Schema):
-    status = fields.String(validate=validate.OneOf(["open", "running", "finished"]))
+    status = fields.String(validate=validate.OneOf(["open", "running", "finished"]), metadata={
+        "description": "Without it: open and running games"})
     game = fields.String()
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=100_000),
+                            metadata={"description": "Games to skip: the next page starts "
+                                                     "at offset + limit"})
 
 
 class CatalogEntry(ma.Schema):
@@ -266,6 +270,9 @@ class MyGamesQuery(ma.Schema):
         ["all", "open", "running", "my_turn", "finished"]), metadata={
         "description": "my_turn: games waiting for you, the soonest deadline first"})
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=100_000),
+                            metadata={"description": "Games to skip: the next page starts "
+                                                     "at offset + limit"})
 
 
 class MyGame(ma.Schema):

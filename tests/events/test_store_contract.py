@@ -423,3 +423,136 @@ def test_the_command_as_sent_reads_back_and_is_covered_by_the_hash(store, game):
     assert verify_chain(events) is None
     forged = dataclasses.replace(events[0], command={**command, "card": "P-blue-4a"})
     assert verify_chain([forged, events[1]]) == 1
+
+
+# -- the archive (issue 13) ------------------------------------------------------------------
+
+def _finished(store: RedisEventStore, game: str) -> list[StoredEvent]:
+    """A game with client-style (hashed) and machine command records, and a snapshot."""
+    store.append(game, 0, [NewEvent("started", {"seats": 2}), NewEvent("dealt", {"hand": [1]})],
+                 command_id="auto:1")
+    store.append(game, 2, [NewEvent("played", {"card": 3}, "0", {"type": "play", "card": 3})],
+                 command_id="p:ann:c1", command_hash="ab" * 32)
+    store.append(game, 3, [NewEvent("passed", {}, "1", {"type": "pass"})],
+                 command_id="bot:x:1:3")
+    store.append(game, 4, [NewEvent("game_finished", {"result": {"winners": [0]}}),
+                           NewEvent("seed_revealed", {"seed": "seed-123"})], command_id="auto:2")
+    store.save_snapshot(game, Snapshot(5, {"n": 5}))
+    return store.read(game)
+
+
+def _live_keys(store: RedisEventStore, game: str) -> list[str]:
+    parts = ("log", "meta", "secret", "cmds", "snap", "snaps")
+    return [part for part in parts if store.client.exists(f"{{g:{game}}}:{part}")]
+
+
+def test_an_archived_game_reads_back_every_event_meta_secret_and_record_unchanged(store, game):
+    events = _finished(store, game)
+    meta, records = store.meta(game), {c: store.command_record(game, c)
+                                       for c in ("auto:1", "p:ann:c1", "bot:x:1:3", "auto:2")}
+    assert store.archive(game) is True
+    assert _live_keys(store, game) == []
+    for reader in (store, RedisEventStore(store.client)):  # this process, and a fresh one
+        assert reader.read(game) == events
+        assert reader.read(game, 3, 4) == events[2:4]
+        assert reader.read(game, 8) == []
+        assert reader.meta(game) == meta
+        assert reader.last_version(game) == 6
+        assert reader.secret(game) == "seed-123"
+        assert {c: reader.command_record(game, c) for c in records} == records
+        assert reader.command_record(game, "p:ann:never") is None
+    assert verify_chain(events) is None
+
+
+def test_archiving_twice_is_harmless_and_lists_the_game_once(store, game):
+    _finished(store, game)
+    assert store.archive(game) and store.archive(game)
+    assert list(store.game_ids()).count(game) == 1
+
+
+def test_a_command_id_replayed_to_an_archived_game_gets_its_first_answer(store, game):
+    _finished(store, game)
+    store.archive(game)
+    again = store.append(game, 3, [NewEvent("played", {"card": 3}, "0")],
+                         command_id="p:ann:c1", command_hash="ab" * 32)
+    assert again == AppendResult(3, 3, duplicate=True)
+    with pytest.raises(CommandReused):
+        store.append(game, 6, _events("x"), command_id="p:ann:c1", command_hash="cd" * 32)
+
+
+def test_nothing_new_is_appended_to_an_archived_game(store, game):
+    from events.store import GameArchived
+
+    _finished(store, game)
+    store.archive(game)
+    with pytest.raises(GameArchived):
+        store.append(game, 6, _events("late"), command_id="late-1")
+    with pytest.raises(GameArchived):
+        RedisEventStore(store.client).append(game, 6, _events("late"), command_id="late-2")
+    assert store.last_version(game) == 6 and _live_keys(store, game) == []
+
+
+def test_an_archived_game_keeps_no_snapshot_and_its_id_stays_taken(store, game):
+    _finished(store, game)
+    store.archive(game)
+    store.save_snapshot(game, Snapshot(6, {"n": 6}))
+    assert store.load_snapshot(game) is None and _live_keys(store, game) == []
+    with pytest.raises(GameExists):
+        store.create(game, {"type": "tally"}, secret="other")
+
+
+def test_a_crash_between_writing_the_archive_and_dropping_the_log_leaves_both_readable(
+        store, game, monkeypatch):
+    events = _finished(store, game)
+
+    def crash(*args, **kwargs):
+        raise ConnectionError("killed before the live keys were dropped")
+
+    monkeypatch.setattr(store, "_archive_drop", crash)
+    with pytest.raises(ConnectionError):
+        store.archive(game)
+    assert store.client.exists(f"{{g:{game}}}:archive")
+    assert _live_keys(store, game) == ["log", "meta", "secret", "cmds", "snap", "snaps"]
+    fresh = RedisEventStore(store.client)
+    assert fresh.read(game) == events and fresh.last_version(game) == 6
+    assert fresh.archive(game) is True  # the next attempt finishes the job
+    assert _live_keys(store, game) == [] and fresh.read(game) == events
+
+
+def test_an_append_after_the_archive_was_written_keeps_the_game_live(store, game):
+    _finished(store, game)
+    blob_written = store._archive_write
+
+    def append_meanwhile(*args, **kwargs):
+        written = blob_written(*args, **kwargs)
+        RedisEventStore(store.client).append(game, 6, _events("dispute_opened"),
+                                             command_id="late")
+        return written
+
+    store._archive_write = append_meanwhile
+    assert store.archive(game) is False
+    assert store.read(game)[-1].type == "dispute_opened"
+    assert "log" in _live_keys(store, game)
+
+
+def test_an_archive_whose_events_were_edited_does_not_read(store, game):
+    import zlib
+
+    from events.archive import MAGIC, ArchiveCorrupt
+
+    _finished(store, game)
+    store.archive(game)
+    key = f"{{g:{game}}}:archive"
+    blob = store._fetch_archive(game)
+    body = zlib.decompress(blob[len(MAGIC):]).replace(b'"card":3', b'"card":4')
+    store.client.set(key, MAGIC + zlib.compress(body))
+    with pytest.raises(ArchiveCorrupt):
+        RedisEventStore(store.client).read(game)
+
+
+def test_an_unknown_game_is_still_not_found(store, game_id):
+    with pytest.raises(GameNotFound):
+        store.meta(game_id)
+    with pytest.raises(GameNotFound):
+        store.archive(game_id)
+    assert store.read(game_id) == []

@@ -85,11 +85,12 @@ class Api:
 
 
 @pytest.fixture
-def make_app(redis_url):
+def make_app(redis_url, queue_redis_url):
     def make(limits: dict[str, Any] | None = None, **options):
         """The app; ``limits`` overrides settings of tests/unlimited.py."""
         limits = limits or {}
-        config = Config(redis_url=redis_url, workers_enabled=False, sse_heartbeat_seconds=0.2,
+        config = Config(redis_url=redis_url, queue_redis_url=queue_redis_url,
+                        workers_enabled=False, sse_heartbeat_seconds=0.2,
                         **{**unlimited.CONFIG, **limits})
         return create_app(config, **options)
     return make

@@ -24,6 +24,9 @@ from service.http import create_app
 from tests import unlimited
 from tests.service.conftest import Api
 
+# The full disk is under an embedded standalone server of the test's own.
+pytestmark = pytest.mark.standalone_redis("the full disk is under a standalone server")
+
 BOUND = 15.0  # seconds to wait for Redis to notice free space (it retries every 100 ms)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 
+import pytest
 from openapi_spec_validator import validate
 
 from service.config import Config
@@ -13,6 +14,8 @@ from service.http.observability import ACCESS_LOGGER
 from workers.scheduling import JobScheduler
 
 
+@pytest.mark.standalone_redis("a cluster client connects when it is made: an app over an "
+                              "unreachable Cluster fails to start instead of answering")
 def test_healthz_answers_without_touching_redis(redis_url):
     app = create_app(Config(redis_url="redis://127.0.0.1:1/0", workers_enabled=False))
     response = app.test_client().get("/healthz")
@@ -25,6 +28,8 @@ def test_readyz_is_ready_when_redis_is_writable_and_no_worker_is_expected(api):
     assert response.json == {"status": "ready", "checks": {"store": "ok", "worker": "disabled"}}
 
 
+@pytest.mark.standalone_redis("a cluster client connects when it is made: an app over an "
+                              "unreachable Cluster fails to start instead of answering")
 def test_readyz_is_503_problem_when_redis_is_unreachable():
     app = create_app(Config(redis_url="redis://127.0.0.1:1/0", workers_enabled=False))
     response = app.test_client().get("/readyz")
@@ -34,12 +39,14 @@ def test_readyz_is_503_problem_when_redis_is_unreachable():
     assert response.json["details"]["checks"]["store"].startswith("unavailable")
 
 
-def test_readyz_waits_for_a_worker_heartbeat_when_the_api_issues_jobs(redis_url, redis_client):
-    from workers.scheduling import connection_like
+def test_readyz_waits_for_a_worker_heartbeat_when_the_api_issues_jobs(redis_url, queue_redis_url,
+                                                                    redis_client):
+    from workers.scheduling import connection_like, queue_connection
 
-    followups = JobScheduler(connection_like(redis_client), queue="readyz-test-no-worker")
-    app = create_app(Config(redis_url=redis_url, rate_limit_per_second=0),
-                     followups=followups)
+    queue = queue_connection(queue_redis_url) if queue_redis_url else connection_like(redis_client)
+    followups = JobScheduler(queue, queue="readyz-test-no-worker")
+    app = create_app(Config(redis_url=redis_url, queue_redis_url=queue_redis_url,
+                            rate_limit_per_second=0), followups=followups)
     response = app.test_client().get("/readyz")
     assert response.status_code == 503
     assert response.json["details"]["checks"] == {"store": "ok",

@@ -20,6 +20,10 @@ from tests import unlimited
 from tests.e2e.conftest import free_port
 from tests.service.conftest import Api
 
+# Each test points the app at a server of its own making (a closed port, a socket that never
+# answers, a stopped server, an ACL user on the standalone test server).
+pytestmark = pytest.mark.standalone_redis("its outages are standalone servers or ports")
+
 BOUND = 60  # seconds: any request still unanswered by then counts as hung
 
 

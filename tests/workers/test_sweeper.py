@@ -140,3 +140,57 @@ def test_a_job_started_by_a_worker_killed_a_moment_ago_is_issued_again_at_once(s
 def test_a_job_started_by_a_live_worker_a_moment_ago_is_left_to_it(service, scheduler):
     game_id = _started_just_now_by(service, scheduler, os.getpid())
     assert _sweeper(service, scheduler, later=3.0).sweep_game(game_id) == 0
+
+
+# -- the due index, the reconcile pass and archiving (issue 13) -------------------------------
+
+def _visited(sweeper: Sweeper, monkeypatch, **run) -> list[str]:
+    seen: list[str] = []
+    sweep_game = sweeper.sweep_game
+    monkeypatch.setattr(sweeper, "sweep_game", lambda g: seen.append(g) or sweep_game(g))
+    sweeper.run(**run)
+    return seen
+
+
+def test_a_sweep_reads_only_games_with_an_overdue_job(service, scheduler, monkeypatch):
+    waiting_bot = _bots_only_without_jobs(service)
+    human = service.create_game("ann", "tally", {"target": 100}, [{"kind": "human"}])
+    service.start(human, "ann")  # no clock: nothing can fall due
+    clocked = service.create_game("bob", "tally", {"target": 100, "turn_seconds": 600},
+                                  [{"kind": "human"}])
+    service.start(clocked, "bob")  # due in ten minutes, not now
+    seen = _visited(_sweeper(service, scheduler), monkeypatch, reconcile=False)
+    assert waiting_bot in seen
+    assert human not in seen and clocked not in seen
+
+
+def test_a_game_whose_index_write_was_lost_is_found_by_the_reconcile_pass(service, scheduler,
+                                                                         monkeypatch):
+    from service.lobby import DUE
+
+    game_id = _bots_only_without_jobs(service)
+    # As if the process died between the append and the index write that follows it.
+    service.lobby.redis.zrem(DUE, game_id)
+    assert game_id not in _visited(_sweeper(service, scheduler), monkeypatch, reconcile=False)
+    assert game_id in _visited(_sweeper(service, scheduler), monkeypatch, reconcile=True)
+    due = _bot_due(service, game_id)
+    assert job_id("bot", game_id, due.seat, due.since) in scheduler.queue.job_ids
+
+
+def test_a_finished_game_is_archived_by_the_sweep_once_its_grace_is_over(service, scheduler,
+                                                                         drain):
+    from service.lobby import ARCHIVE_DUE
+
+    service.lobby.archive_delay = 60.0
+    game_id = service.create_game("host", "tally", {"target": 20},
+                                  [{"kind": "bot", "level": "random"}] * 2)
+    drain()
+    assert service.projection(game_id).status == "finished"
+    log = service.store.read(game_id)
+    Sweeper(service, scheduler).run(reconcile=False)
+    assert service.store.archived(game_id) is None  # disputes are still taken
+    _sweeper(service, scheduler, later=61.0).run(reconcile=False)
+    assert service.store.archived(game_id) is not None
+    assert not service.store.client.exists(f"{{g:{game_id}}}:log")
+    assert service.lobby.redis.zscore(ARCHIVE_DUE, game_id) is None
+    assert service.store.read(game_id) == log

@@ -1,0 +1,56 @@
+"""What a running game waits for, and when (DESIGN.md, Workers): bot turns, turn clocks, their
+warnings and takeback lapses. Pure over a projection: the job scheduler (workers/scheduling.py)
+issues these, and the lobby keeps each game's earliest one in the due index (service/lobby.py)
+that the sweeper reads instead of every game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from events.projector import Projection
+
+
+@dataclass(frozen=True)
+class Due:
+    """A job a projection calls for: a bot turn now, or a clock expiry at ``at``."""
+
+    # "bot", "clock", "undo" (a takeback request that lapses unanswered) or "warn" (a player is
+    # told their clock is about to run out)
+    kind: str
+    seat: int
+    since: int
+    at: float  # epoch seconds: when the prompt opened (bot) or its deadline (clock, undo)
+
+
+def warning_lead(clock_seconds: float) -> float:
+    """How long before a turn clock runs out its player is warned: a quarter of the clock, at
+    most 30 s; none for clocks under 20 s, where a warning would only be noise."""
+    return 0.0 if clock_seconds < 20 else min(30.0, clock_seconds / 4)
+
+
+def due_jobs(projection: Projection) -> list[Due]:
+    """Every job the projection calls for: bot seats that must act, clocked human seats."""
+    if projection.status != "running":
+        return []
+    due = []
+    for key, opened in sorted(projection.opened.items()):
+        seat = int(key)
+        if projection.seats[seat].get("bot"):
+            due.append(Due("bot", seat, opened["since"], opened["at"] / 1000))
+        else:
+            deadline = projection.deadline(seat)
+            if deadline is not None:
+                due.append(Due("clock", seat, opened["since"], deadline))
+                lead = warning_lead(deadline - opened["at"] / 1000)
+                if lead:
+                    due.append(Due("warn", seat, opened["since"], deadline - lead))
+    undo = projection.data.get("undo")
+    seconds = projection.data["options"].get("reaction_seconds", 0)
+    if undo and undo.get("waiting") and seconds:
+        due.append(Due("undo", undo["by"], undo["at_version"], undo["at"] / 1000 + seconds))
+    return due
+
+
+def earliest_due(projection: Projection) -> float | None:
+    """When the soonest job this game calls for falls due (epoch seconds), or None."""
+    return min((due.at for due in due_jobs(projection)), default=None)

@@ -263,7 +263,7 @@ def shortlist(seen: Seen, favourite: Command, size: int = EXPERT_CANDIDATES) -> 
     attacks.sort(key=lambda c: -_score(seen.view, c))
     out += attacks[:2]
     out += [c for c in legal if c not in out]
-    return out[:size]
+    return [c for c in legal if c in out[:size]]  # in legal order, as basic reads it
 
 
 def sample_state(seen: Seen, rng: Rng) -> dict[str, Any]:

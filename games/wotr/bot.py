@@ -236,15 +236,17 @@ EXPERT_CANDIDATES = 4  # commands searched per decision: the favourite and basic
 
 def shortlist(seen: Seen, favourite: Command, size: int = EXPERT_CANDIDATES) -> list[Command]:
     """The commands the expert searches: the ``basic`` choice, then the others ``basic``
-    scores highest (in a battle, the legal order); at most ``size``. A round offers dozens of
-    moves and musters and a playout costs milliseconds, so searching all of them would leave
-    two worlds each; this reads only the seat's view and legal commands."""
+    scores highest (in a battle, the first listed); at most ``size``, in legal order. A round
+    offers dozens of moves and musters and a playout costs milliseconds, so searching all of
+    them would leave two worlds each; this reads only the seat's view and legal commands."""
     legal = seen.legal
     rest = [c for c in legal if c != favourite]
     if seen.view["battle"] is None:
         board = _Board(seen.view)
         rest.sort(key=lambda c: -_score(board, c))
-    return ([favourite] if favourite in legal else []) + rest[:size - 1]
+    chosen = ([favourite] if favourite in legal else []) + rest[:size - 1]
+    # In legal order: basic reads a battle's list by position (no card first).
+    return [c for c in legal if c in chosen]
 
 
 def sample_state(seen: Seen, rng: Rng) -> dict[str, Any]:

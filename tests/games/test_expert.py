@@ -140,3 +140,29 @@ def test_worlds_sampled_along_a_whole_game_show_each_seat_exactly_its_view(game_
         state = game.fold(events, state)
         log += events
     assert game.result(state) is not None
+
+
+def test_the_war_of_the_ring_expert_fights_whole_battles_with_legal_choices():
+    # Every battle decision (combat cards, casualties, retreats, sieges) of a whole game is the
+    # expert's, on a tiny budget: its shortlist keeps the legal order basic reads battles by.
+    game = get_game("wotr")
+    log = game.setup(2, game.load_options({"scenario": "south"}), Rng("battles", 0))
+    state = game.fold(log)
+    expert, basic = game.bot("expert"), game.bot("basic")
+    battles = 0
+    for step in range(600):
+        pending = sorted(game.pending(state))
+        if not pending:
+            break
+        seat = pending[0]
+        seen = game.seen(state, seat, log, 1)
+        if state["battle"] is not None:
+            battles += 1
+            command = expert(seen, Rng("expert", step))
+        else:
+            command = basic(seen, Rng("basic", step))
+        assert command in seen.legal
+        events = game.decide(state, command, seat, Rng("battles", step + 1))
+        state = game.fold(events, state)
+        log += events
+    assert battles and game.result(state) is not None

@@ -10,10 +10,12 @@ to save its own attacks or stop a big one aimed at it.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from games.core import Command, Rng, Seen
-from games.magblast.data import ACTIONS, COMMAND_HULL, SHIPS, ZONES, kind
+from games.magblast.data import ACTION_IDS, ACTIONS, COMMAND_HULL, SHIP_IDS, SHIPS, ZONES, kind
+from games.magblast.table import remaining
 
 DH_ORDER = ("catastrophic_damage", "boarding_party", "bridge_hit", "concussive_blast")
 BIG_HIT = 3  # Evasive Action is held for hits of at least this much (or lethal ones)
@@ -241,3 +243,143 @@ def basic_bot(seen: Seen, rng: Rng) -> Command:
     return (fallback or legal)[0]
 
 
+
+
+# --- the expert level's hooks (games/expert.py) ----------------------------------------------
+
+EXPERT_CANDIDATES = 6  # commands searched per decision: the favourite and the likeliest others
+_QUIET = ("no_response", "end_turn", "end_phase", "draw", "refuse_no_mercy", "stay_silent")
+
+
+def shortlist(seen: Seen, favourite: Command, size: int = EXPERT_CANDIDATES) -> list[Command]:
+    """The commands the expert searches: the ``basic`` choice, the quiet ones (pass, end the
+    phase or turn), the attacks ``basic`` scores highest, then the rest in legal order; at most
+    ``size``. An attack phase offers dozens of Blasts and a search over all of them would spend
+    the think time on two worlds each; this reads only the seat's view and legal commands."""
+    legal = seen.legal
+    out = [favourite] if favourite in legal else []
+    out += [c for c in legal if c["type"] in _QUIET and c not in out]
+    attacks = [c for c in legal if c["type"] in ("blast", "launch") and c not in out]
+    attacks.sort(key=lambda c: -_score(seen.view, c))
+    out += attacks[:2]
+    out += [c for c in legal if c not in out]
+    return [c for c in legal if c in out[:size]]  # in legal order, as basic reads it
+
+
+def sample_state(seen: Seen, rng: Rng) -> dict[str, Any]:
+    """A whole state the seat cannot tell from the real one (the expert's world), built from its
+    view and redacted log alone: the other hands, both decks' order and contents, the fleet
+    ships dealt or drawn to others and not yet shown are drawn at random from the cards the
+    seat cannot place; cards it saw taken from its own hand by a raid (Freep) and never seen
+    since stay in the raider's hand."""
+    view, me = seen.view, seen.seat
+    n = view["seats"]
+    chain = view["chain"]
+    state: dict[str, Any] = {
+        "seats": n, "options": dict(view["options"]), "races": list(view["races"]),
+        "alive": list(view["alive"]), "out": list(view["out"]),
+        "fleet_discard": list(view["fleet_discard"]),
+        "action_discard": list(view["action_discard"]),
+        "zones": [{z: list(s) for z, s in zones.items()} for zones in view["zones"]],
+        "under": {s: [list(e) for e in cards] for s, cards in view["under"].items()},
+        "temp": dict(view["temp"]), "fired": {s: list(t) for s, t in view["fired"].items()},
+        "uses": list(view["uses"]), "effects": [dict(e) for e in view["effects"]],
+        "returning": [list(r) for r in view["returning"]], "turn": view["turn"],
+        "turn_number": view["turn_number"], "phase": view["phase"],
+        "started": list(view["started"]), "origins": dict(view["origins"]),
+        "chain": None if chain is None else {
+            "links": [dict(link) for link in chain["links"]], "passed": list(chain["passed"]),
+            "silent": chain["silent"]},
+        "dh": None if view["dh"] is None else dict(view["dh"]), "no_mercy": view["no_mercy"],
+        "proposal": None if view["proposal"] is None else dict(view["proposal"]),
+        "result": view["result"], "placed": {}, "dealt": None, "placing": None,
+    }
+    # Action cards: every one the seat can place, the rest drawn for the hidden hands and deck.
+    known = set(view["hand"]) | set(view["action_discard"])
+    known.update(c for cards in view["under"].values() for c, _ in cards)
+    known.update(e["card"] for e in view["effects"])
+    known.update(c for c, _ in view["returning"])
+    if chain is not None:
+        known.update(link["card"] for link in chain["links"] if link["card"] and not link["gone"])
+    hands: list[list[str]] = [[] for _ in range(n)]
+    hands[me] = list(view["hand"])
+    unknown = [c for c in ACTION_IDS if c not in known]
+    for raider, cards in _raided_from(seen).items():
+        for card in cards:
+            if card in unknown and len(hands[raider]) < view["hand_counts"][raider]:
+                hands[raider].append(card)
+                unknown.remove(card)
+    pool = rng.shuffled(unknown)
+    for seat in range(n):
+        if seat != me:
+            need = view["hand_counts"][seat] - len(hands[seat])
+            hands[seat] += pool[:need]
+            pool = pool[need:]
+    state["hands"], state["action_deck"] = hands, pool
+    # Ships: the face-down setup deal, a drawn ship not yet placed, and the fleet deck.
+    seen_ships = {s for zones in view["zones"] for z in zones.values() for s in z}
+    seen_ships |= set(view["fleet_discard"]) | set(view["dealt"])
+    placing = view["placing"]
+    if placing is not None and placing["seat"] == me:
+        seen_ships |= set(placing["ships"])
+    ships = rng.shuffled(s for s in SHIP_IDS if s not in seen_ships)
+    if view["dealt"]:
+        counts = next((e.data["counts"] for e in reversed(seen.events)
+                       if e.type == "fleets_dealt"), [len(view["dealt"])] * n)
+        dealt = []
+        for seat in range(n):
+            if seat == me:
+                dealt.append(list(view["dealt"]))
+            else:
+                dealt.append(ships[:counts[seat]])
+                ships = ships[counts[seat]:]
+        state["dealt"] = dealt
+        for seat in view["placed"]:
+            state["placed"][str(seat)] = (dict(view["my_placement"]) if seat == me else
+                                          dict(zip(ZONES, dealt[seat][:4], strict=True)))
+    if placing is not None:
+        drawn = next((e.data for e in reversed(seen.events) if e.type == "fleet_drawn"), {})
+        if placing["seat"] == me:
+            mine = list(placing["ships"])
+        else:
+            mine, ships = ships[:placing["count"]], ships[placing["count"]:]
+        state["placing"] = {"seat": placing["seat"], "ships": mine,
+                            "then": drawn.get("then")}
+    state["fleet_deck"] = ships
+    return state
+
+
+def _raided_from(seen: Seen) -> dict[int, list[str]]:
+    """Cards a raid took from the seat's hand that no later event has shown: still in the
+    raider's hand (only the two players involved saw them)."""
+    events = seen.events
+    out: dict[int, list[str]] = {}
+    for index, event in enumerate(events):
+        if event.type != "hand_raided" or event.data.get("target") != seen.seat:
+            continue
+        for card in event.data.get("cards", []):
+            later = any(card in json.dumps(e.data) for e in events[index + 1:])
+            if not later:
+                out.setdefault(event.data["seat"], []).append(card)
+    return out
+
+
+def evaluate(state: dict[str, Any], seat: int) -> float:
+    """The seat's share of the fleets' strength left (command ship hull counted three times,
+    a little for cards in hand), or its share of the win once the game is over."""
+    result = state["result"]
+    if result is not None:
+        winners = result["winners"]
+        return 1.0 / len(winners) if seat in winners else 0.0
+    strengths = []
+    for s in range(state["seats"]):
+        if not state["alive"][s]:
+            strengths.append(0.0)
+            continue
+        race = state["races"][s]
+        left = 3 * max(0, remaining(state, race))
+        left += sum(max(0, remaining(state, ship)) for zone in state["zones"][s].values()
+                    for ship in zone)
+        strengths.append(left + 0.5 * len(state["hands"][s]))
+    total = sum(strengths)
+    return strengths[seat] / total if total else 0.0

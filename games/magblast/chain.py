@@ -7,10 +7,17 @@ magblast.md §4b-§4c. Every action card played opens a chain (``state["chain"]`
 
 Link 0 is the card played; each later link answers the link below it (a response always answers
 the card on top). The seats that may answer the top link are asked **one at a time, in turn
-order, starting after the player of that card**; a seat that holds nothing that could answer is
-not asked (as AQ's ``playersThatCanRespondToActions``). A new response starts a fresh round of
-asking after its player. When every seat has passed on the top link, the chain resolves
-last-in first-out: a response that stands cancels the link below it.
+order, starting after the player of that card**. Who is asked follows from the rules and the
+table alone (``eligible``: an opponent for Temporal Flux, the attacked seat for Evasive Action,
+a Fighter or Cranium Consortium), never from what the hand holds: the prompts are public, so
+asking only the holders of an answer (as AQ's ``playersThatCanRespondToActions``) would tell the
+table who holds one (issue 12). A seat asked with nothing playable may only pass; only its own
+legal commands show that. A seat with an empty hand (its count is public) is not asked. A new
+response starts a fresh round of asking after its player. When every seat has passed on the top
+link, the chain resolves last-in first-out: a response that stands cancels the link below it.
+
+Games created before this (their options lack ``windows``) keep the old window, which asked
+only the seats holding an answer, so their logs still fold and audit exactly as recorded.
 
 Answers: Temporal Flux (any opponent of the top card's player; it cancels any action card,
 another Flux included, never an ability: decisions block), Evasive Action (the owner of the
@@ -75,14 +82,40 @@ def answers(state: State, seat: Seat) -> dict[str, list[str]]:
     return out
 
 
+def eligible(state: State, seat: Seat) -> tuple[str, ...]:
+    """The answer kinds the rules give ``seat`` against the top link whatever its hand holds
+    (magblast.md §4c), from public facts only: ``respond`` (Temporal Flux for an opponent of
+    the card's player; Evasive Action or a Fighter for the attacked seat) and ``cranium``."""
+    chain = state["chain"]
+    link = chain["links"][-1]
+    if not state["hands"][seat]:
+        return ()  # every answer is a hand card (or paid with them), and the count is public
+    out: tuple[str, ...] = ()
+    if seat != link["seat"] and link["action"] != "cranium":
+        out = ("respond",)
+    if len(chain["links"]) == 1 and link["action"] in ATTACKS and seat == link["target_seat"]:
+        out = ("respond",)
+        if (link["action"] in ("blast", "ramming") and race(state, seat) == "cranium"
+                and link["target"] in SHIPS):
+            out += ("cranium",)
+    return out
+
+
+def asks_holders_only(state: State) -> bool:
+    """A game created before issue 12's fix (no ``windows`` option): its windows asked only the
+    seats holding an answer, and its log re-runs that way."""
+    return state["options"].get("windows") != "every_eligible"
+
+
 def responder(state: State) -> Seat | None:
     """The seat asked now: the first in turn order after the top card's player that has not
-    passed on it and could answer it."""
+    passed on it and that the rules let answer it (``eligible``, not its hand)."""
     chain = state["chain"]
     if chain is None or chain["silent"]:
         return None
+    may = answers if asks_holders_only(state) else eligible
     for seat in after(state, top(state)["seat"]):
-        if seat not in chain["passed"] and answers(state, seat):
+        if seat not in chain["passed"] and may(state, seat):
             return seat
     return None
 

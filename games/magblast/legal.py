@@ -124,8 +124,8 @@ def commands(state: State, seat: Seat, prompt: Prompt | None) -> list[Command]:
         out += [{"type": MAKE_SOUND, "sound": SOUND}, {"type": STAY_SILENT}]
     if RESPOND in kinds:
         out += [{"type": RESPOND, "card": c}
-                for c in _distinct(chain.answers(state, seat)["respond"])]
-    if CRANIUM in kinds:
+                for c in _distinct(chain.answers(state, seat).get("respond", []))]
+    if CRANIUM in kinds and "cranium" in chain.answers(state, seat):
         ones = [c for c in _distinct(hand) if len(ACTIONS[c].icons) == 1]
         out += [{"type": CRANIUM, "cards": [c]} for c in _distinct(hand)
                 if len(ACTIONS[c].icons) == 2]
@@ -337,7 +337,8 @@ def explain(game: Game, state: State, command: Command, seat: Seat) -> list[str]
     elif kind_ in (RESPOND, CRANIUM):
         link = chain.top(state)
         lines.append(f"Seat {seat} was the seat asked: the first in turn order after seat "
-                     f"{link['seat']} that had not passed and could answer {link['card']}.")
+                     f"{link['seat']} that had not passed and whom the rules let answer "
+                     f"{link['card']} (magblast.md §4c; asked whatever its hand holds).")
         lines.append("Temporal Flux answers an opponent's action card; Evasive Action, an "
                      "intercepting Fighter or Cranium Consortium answer an attack on your own "
                      "ship (magblast.md §4c).")

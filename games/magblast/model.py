@@ -99,6 +99,7 @@ GAME_ENDED = "game_ended"
 
 ATTACK_MODES = ("free_for_all", "neighbours")
 SOUND_MODES = ("off", "on", "strict")
+WINDOW_MODES = ("every_eligible",)
 
 
 class Deal(Schema):
@@ -118,6 +119,11 @@ class MagBlastOptions(ClockOptions):
     no_mercy = fields.Boolean(load_default=False)
     sound_effects = fields.String(load_default="on", validate=validate.OneOf(SOUND_MODES))
     deal = fields.Nested(Deal, load_default=None, allow_none=True)
+    # Which seats a response window asks (chain.py, issue 12): every seat the rules let answer,
+    # whatever its hand holds. The only value; a game created before it has no such key and
+    # keeps its old windows (only holders asked), so its log still re-runs exactly.
+    windows = fields.String(load_default="every_eligible",
+                            validate=validate.OneOf(WINDOW_MODES))
 
 
 _card = fields.String(required=True)

@@ -13,14 +13,17 @@ Choices where both texts are silent (each has a test in tests/games/test_magblas
 - Ramming Speed sacrifices the rammer as the card is played (it is the cost), and the card goes
   under the target as a damage card worth the rammer's speed (Spacedock can remove it);
 - a Direct Hit needs its target still in play; any other command forfeits it;
-- a response answers the card on top of the chain; seats holding no possible answer are not asked;
+- a response answers the card on top of the chain; every seat the rules let answer it is asked
+  in turn (each with a pass and the reaction clock), whatever its hand holds, so being asked
+  tells the table nothing; a seat with nothing playable may only pass;
 - sound_effects "on": a Blast sent without a sound waits for ``make_sound`` from its player
   before anyone answers it (``stay_silent`` misses); "strict": it misses at once;
 - No Mercy: the current player proposes once a turn; on agreement the current turn ends and the
   lowest standing hull starts (ties at random);
 - Asteroids and Minefield played by an eliminated player are discarded with their cards;
-- a window's prompt goes only to a seat that could answer (as AQ), so being asked tells the
-  table that seat holds an answer; a seat with none is never asked;
+- unlike AQ, a window does not ask only the seats holding an answer (that would tell the table
+  who holds one); games created before this (no ``windows`` option) keep that old window so
+  their logs still re-run exactly;
 - the ``deal`` option (a scenario's stacked deal) is part of the game's options, which every
   seat can read: it is meant for teaching scenarios and tests, not for secret deals.
 """
@@ -38,6 +41,7 @@ from games.core import (
     Prompt,
     Rng,
     Seat,
+    Seen,
     State,
     Viewer,
     ensure,
@@ -122,6 +126,7 @@ from games.magblast.model import (
     TURN_ENDED,
     TURN_STARTED,
     MagBlastOptions,
+    clone,
 )
 from games.magblast.table import Draft
 
@@ -160,7 +165,12 @@ class MagBlast(Game):
     undo_barriers = frozenset({GAME_STARTED, FLEETS_DEALT, HANDS_DEALT, FLEETS_REVEALED,
                                CARDS_DRAWN, FLEET_DRAWN, HAND_RAIDED, ACTION_DECK_RESHUFFLED,
                                FLEET_DECK_RESHUFFLED, NO_MERCY_AGREED})
-    bot_levels = ("random", "basic")
+    bot_levels = ("random", "basic", "expert")
+    # The expert (games/expert.py over games/expert_shortlist.py): its budget in playouts per
+    # think-time ms (1 / CPU ms of a playout, bench/expert_bot.py), and the decisions a playout
+    # plays (about two turns of a 2-player game) before ``evaluate`` scores the fleets.
+    playouts_per_ms = 0.2
+    horizon = 40
 
     # --- setup --------------------------------------------------------------------------------
 
@@ -468,7 +478,11 @@ class MagBlast(Game):
                 # Inside one command's events (a replay may stop there) the chain is open but
                 # resolves in the same batch: nobody is asked yet.
                 return {}
-            kinds = tuple(k for k in (RESPOND, CRANIUM) if k in chain.answers(state, asked))
+            # magblast.md §4c, issue 12: the prompt (public) names what the rules allow the
+            # seat, not what its hand holds; its legal commands say what it can play.
+            may = chain.answers(state, asked) if chain.asks_holders_only(state) else (
+                chain.eligible(state, asked))
+            kinds = tuple(k for k in (RESPOND, CRANIUM) if k in may)
             label = f"respond to {kind(chain.top(state)['card'] or 'cranium-0')}?"
             return {asked: Prompt((*kinds, NO_RESPONSE), "reaction", label)}
         if state["placing"] is not None:
@@ -519,7 +533,20 @@ class MagBlast(Game):
     def bot(self, level: str) -> Bot:
         if level == "basic":
             return bot.basic_bot
+        if level == "expert":
+            from games.expert_shortlist import ShortlistExpert  # the search imports the kernel
+
+            return ShortlistExpert(self, bot.shortlist)
         return super().bot(level)
+
+    def sample_state(self, seen: Seen, rng: Rng) -> State:
+        return bot.sample_state(seen, rng)
+
+    def evaluate(self, state: State, seat: Seat) -> float:
+        return bot.evaluate(state, seat)
+
+    def copy_state(self, state: State) -> State:
+        return clone(state)
 
 
 GAME = MagBlast()

@@ -10,12 +10,16 @@ retreats or withdraws into a siege when outnumbered, and presses a siege only wi
 
 from __future__ import annotations
 
+import copy
 from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 from games.core import Command, Rng, Seen
-from games.wotr.data import CARDS, NATION_SIDE, REGIONS, STRONGHOLD
+from games.wotr.battle import legal as battle_legal
+from games.wotr.data import CARDS, DECKS, FP, NATION_SIDE, REGIONS, SH, SIDES, STRONGHOLD
+from games.wotr.engine import initial, vp
+from games.wotr.model import COMBAT_CARD, DICE_ROLLED, ROUND_STARTED
 
 Bot = Callable[[Seen, Rng], Command]
 Army = dict[str, list[int]]
@@ -191,32 +195,139 @@ def basic(seen: Seen, rng: Rng) -> Command:
         return choice
     best: list[Command] = []
     best_score = float("-inf")
-    hand = view.get("hand") or []
     for c in legal:
-        kind = c["type"]
-        if kind == "attack":
-            score = _attack_score(b, c)
-        elif kind in ("move", "second_move"):
-            score = _move_score(b, c)
-        elif kind == "muster":
-            score = _muster_score(b, c)
-        elif kind == "diplomacy":
-            score = 6.0 - view["politics"][c["nation"]]["step"]
-        elif kind == "draw_card":
-            score = 1.5 if len(hand) < 4 else 0.2
-        elif kind == "pass":
-            score = 0.5
-        elif kind == "discard":
-            score = -_CARD_VALUE.get(CARDS[c["card"]].combat, 0.0)
-        else:
-            score = 0.0  # skip_die, end_action
-        if c.get("die") == "will":
-            score -= 0.3  # keep the Will of the West for when it is needed
+        score = _score(b, c)
         if score > best_score:
             best, best_score = [c], score
         elif score == best_score:
             best.append(c)
     return best[rng.below(len(best))]
+
+
+def _score(b: _Board, c: Command) -> float:
+    """How much ``basic`` likes an action-phase command."""
+    view = b.view
+    kind = c["type"]
+    if kind == "attack":
+        score = _attack_score(b, c)
+    elif kind in ("move", "second_move"):
+        score = _move_score(b, c)
+    elif kind == "muster":
+        score = _muster_score(b, c)
+    elif kind == "diplomacy":
+        score = 6.0 - view["politics"][c["nation"]]["step"]
+    elif kind == "draw_card":
+        score = 1.5 if len(view.get("hand") or []) < 4 else 0.2
+    elif kind == "pass":
+        score = 0.5
+    elif kind == "discard":
+        score = -_CARD_VALUE.get(CARDS[c["card"]].combat, 0.0)
+    else:
+        score = 0.0  # skip_die, end_action
+    if c.get("die") == "will":
+        score -= 0.3  # keep the Will of the West for when it is needed
+    return score
+
+
+# --- the expert level's hooks (games/expert.py) ----------------------------------------------
+
+EXPERT_CANDIDATES = 4  # commands searched per decision: the favourite and basic's next best
+
+
+def shortlist(seen: Seen, favourite: Command, size: int = EXPERT_CANDIDATES) -> list[Command]:
+    """The commands the expert searches: the ``basic`` choice, then the others ``basic``
+    scores highest (in a battle, the first listed); at most ``size``, in legal order. A round
+    offers dozens of moves and musters and a playout costs milliseconds, so searching all of
+    them would leave two worlds each; this reads only the seat's view and legal commands."""
+    legal = seen.legal
+    rest = [c for c in legal if c != favourite]
+    if seen.view["battle"] is None:
+        board = _Board(seen.view)
+        rest.sort(key=lambda c: -_score(board, c))
+    chosen = ([favourite] if favourite in legal else []) + rest[:size - 1]
+    # In legal order: basic reads a battle's list by position (no card first).
+    return [c for c in legal if c in chosen]
+
+
+def sample_state(seen: Seen, rng: Rng) -> dict[str, Any]:
+    """A whole state the seat cannot tell from the real one (the expert's world), from its view
+    and redacted log alone: the other side's hand (and a combat card it chose and has not
+    revealed, with its X) and both decks' order are drawn from the cards the seat cannot place;
+    everything on the map, the dice and the tracks are public."""
+    view, side = seen.view, seen.view["side"]
+    enemy = SH if side == FP else FP
+    state = initial({"scenario": view["scenario"], "vp": dict(view["vp_to_win"]),
+                     "max_rounds": view["max_rounds"], "decks": {FP: [], SH: []}})
+    state.update(copy.deepcopy({
+        "round": view["round"], "turn": view["turn"], "dice": view["dice"],
+        "action": view["action"], "armies": view["armies"], "boxes": view["boxes"],
+        "reinf": view["reinforcements"], "dead": view["eliminated"],
+        "control": view["control"], "politics": view["politics"], "discards": view["discards"],
+        "battle": view["battle"], "over": view["over"], "winner": view["winner"],
+        "reason": view["reason"]}))
+    state["rolled"] = _rolled(seen)
+    battle = state["battle"]
+    if battle is not None:
+        battle.pop("chosen", None)  # the view's own field: whether each side has chosen
+        if battle["x"][enemy] is None:
+            battle["x"][enemy] = 0  # hidden until the reveal; 0 until a card is chosen
+    state["hands"][side] = list(view["hand"])
+    for s in (side, enemy):
+        placed = set(state["discards"][s]) | set(state["hands"][s])
+        if battle is not None:
+            placed |= {c for c in battle["cards"].values() if c}
+        state["decks"][s] = rng.shuffled(c for c in DECKS[s] if c not in placed)
+    deck = state["decks"][enemy]
+    count = view["hand_counts"][enemy]
+    # A card the enemy chose face down and has not revealed: its deck and hand counts show
+    # whether it is a card at all (every card of a side is in its deck, hand, discards or
+    # the battle); which one and its X are drawn from what its legal commands allowed.
+    chose = len(deck) - view["deck_counts"][enemy] - count == 1
+    state["hands"][enemy], state["decks"][enemy] = deck[:count + chose], deck[count + chose:]
+    if chose:
+        battle["cards"][enemy], battle["x"][enemy] = None, 0
+        options = [c for c in combat_legal(state, enemy) if c["card"]]
+        hand = state["hands"][enemy]
+        pick = options[rng.below(len(options))] if options else {"card": hand[-1], "x": 0}
+        hand.remove(pick["card"])
+        battle["cards"][enemy], battle["x"][enemy] = pick["card"], pick["x"]
+    elif battle is not None and battle["revealed"] is None and view["battle"]["chosen"][enemy]:
+        battle["cards"][enemy] = ""  # it chose to play no card
+    return state
+
+
+def combat_legal(state: dict[str, Any], side: str) -> list[Command]:
+    """The combat cards ``side`` could have chosen in ``state`` (its legal commands then)."""
+    return [c for c in battle_legal(state, side) if c["type"] == COMBAT_CARD]
+
+
+def _rolled(seen: Seen) -> bool:
+    """Whether this round's action dice are rolled (the last of a round start and a roll)."""
+    for event in reversed(seen.events):
+        if event.type in (DICE_ROLLED, ROUND_STARTED):
+            return event.type == DICE_ROLLED
+    dice = seen.view["dice"]
+    return bool(dice[FP] or dice[SH]) or seen.view["action"] is not None
+
+
+def evaluate(state: dict[str, Any], seat: int) -> float:
+    """The seat's chance as a share: its progress towards its VP target against the enemy's,
+    and its share of the army strength on the map; its share of the win once the game ends."""
+    side = SIDES[seat]
+    enemy = SH if side == FP else FP
+    if state["over"]:
+        return 1.0 if state["winner"] == side else 0.0
+    progress = {s: vp(state, s) / max(state["vp"][s], 1) for s in SIDES}
+    strength = {FP: 0.0, SH: 0.0}
+    for armies in (state["armies"], state["boxes"]):
+        for army in armies.values():
+            owner = _side_of(army)
+            if owner is not None:
+                strength[owner] += _strength(army)
+    total = strength[FP] + strength[SH]
+    share = strength[side] / total if total else 0.5
+    score = 0.5 + 0.35 * (progress[side] - progress[enemy]) + 0.3 * (share - 0.5)
+    return min(1.0, max(0.0, score))
 
 
 def level(name: str) -> Bot:

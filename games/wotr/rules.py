@@ -162,7 +162,13 @@ class WarOfTheRing(Game):
     commands = COMMANDS
     undo_barriers = frozenset({GAME_STARTED, CARD_DRAWN, "dice_rolled", "combat_rolled",
                                "combat_cards_revealed"})
-    bot_levels = ("random", "basic")
+    bot_levels = ("random", "basic", "expert")
+    # The expert (games/expert.py over games/expert_shortlist.py): its budget in playouts per
+    # think-time ms (1 / CPU ms of a playout, bench/expert_bot.py), and the decisions a playout
+    # plays before ``evaluate`` scores VP progress and army strength. A game is ~200 decisions
+    # and a playout step costs ~1 ms, so playouts stop within about one round.
+    playouts_per_ms = 0.06
+    horizon = 16
 
     # --- setup and evolve ----------------------------------------------------------------------
 
@@ -184,6 +190,10 @@ class WarOfTheRing(Game):
 
     def decide_command(self, state: State, command: Command, seat: Seat, rng: Rng) -> list[Event]:
         side = SIDES[seat]
+        if "from" in command and "from_" not in command:
+            # A legal command as listed (the expert's playouts skip the kernel's schema load,
+            # which names the wire's "from" from_).
+            command = {**command, "from_": command["from"]}
         tx = Tx(state, rng)
         kind = command["type"]
         if kind == DISCARD:
@@ -537,7 +547,17 @@ class WarOfTheRing(Game):
     def bot(self, level: str) -> Callable[[Seen, Rng], Command]:
         if level == "basic":
             return bot.level(level)
+        if level == "expert":
+            from games.expert_shortlist import ShortlistExpert  # the search imports the kernel
+
+            return ShortlistExpert(self, bot.shortlist)
         return super().bot(level)
+
+    def sample_state(self, seen: Seen, rng: Rng) -> State:
+        return bot.sample_state(seen, rng)
+
+    def evaluate(self, state: State, seat: Seat) -> float:
+        return bot.evaluate(state, seat)
 
 
 _HIDDEN_DATA = frozenset({COMBAT_CARD_CHOSEN, CARD_DRAWN, GAME_STARTED})

@@ -71,6 +71,23 @@ def table(fleets: list[dict[str, Any]], hands: list[list[str]] = (), *,
     return state
 
 
+def pass_idle_windows(state: State) -> tuple[State, list[Any]]:
+    """Send ``no_response`` for every seat a response window asks that has nothing it could
+    play (issue 12: every seat the rules let answer is asked, whatever its hand holds); for
+    tests about something else than the windows."""
+    events: list[Any] = []
+    while state["chain"] is not None and not state["chain"]["silent"]:
+        pending = GAME.pending(state)
+        if len(pending) != 1:
+            break
+        seat = next(iter(pending))
+        if GAME.legal_commands(state, seat) != [{"type": "no_response"}]:
+            break
+        state, new = GAME.step(state, {"type": "no_response"}, seat, Rng("pass"))
+        events += new
+    return state, events
+
+
 def census(state: State) -> tuple[list[str], list[str]]:
     """Every ship and action card, wherever it is (deck, hands, zones, under ships, discards,
     setup deal, chain, effects, squadrons in flight): the conservation check."""

@@ -10,7 +10,7 @@ from games import get_game
 from games.core import Event, Rng
 from games.expert import PRUNE_AFTER, Expert, _Race
 
-EXPERT_GAMES = ["loot", "maskmen", "faker_blue"]
+EXPERT_GAMES = ["loot", "maskmen", "faker_blue", "magblast", "wotr"]
 
 
 def _midgame(game, seed: str, steps: int):
@@ -146,3 +146,70 @@ def test_the_expert_spends_no_more_playouts_than_its_budget():
     seen = game.seen(state, seat, log, 60)
     expert(seen, Rng("spend"))
     assert 0 < expert.stats["playouts"] <= expert.budget(seen)
+
+
+def _cards_accounted(game_name, world) -> bool:
+    if game_name == "magblast":
+        from tests.games.magblast_table import conserved
+        return conserved(world)
+    from games.wotr.data import DECKS
+    battle = world["battle"] or {"cards": {}}
+    held = [c for key in ("decks", "hands", "discards") for cards in world[key].values()
+            for c in cards] + [c for c in battle["cards"].values() if c]
+    return sorted(held) == sorted(c for cards in DECKS.values() for c in cards)
+
+
+@pytest.mark.parametrize("game_name, seats, options", [
+    ("magblast", 3, {}), ("magblast", 2, {}), ("wotr", 2, {"scenario": "south"})])
+def test_worlds_sampled_along_a_whole_game_show_each_seat_exactly_its_view(game_name, seats,
+                                                                          options):
+    # Every few decisions of a basic game, every seat asked gets worlds whose view, legal
+    # commands and prompts are the real ones, with every card somewhere exactly once.
+    game = get_game(game_name)
+    log = game.setup(seats, game.load_options(options), Rng("whole", 0))
+    state = game.fold(log)
+    basic = game.bot("basic")
+    for step in range(400):
+        pending = sorted(game.pending(state))
+        if not pending:
+            break
+        if step % 3 == 0:
+            for seat in pending:
+                seen = game.seen(state, seat, log)
+                world = game.sample_state(seen, Rng("world", step))
+                assert game.view(world, seat) == seen.view, step
+                assert game.legal_commands(world, seat) == seen.legal, step
+                assert game.pending(world) == game.pending(state), step
+                assert _cards_accounted(game_name, world), step
+        seat = pending[0]
+        command = basic(game.seen(state, seat, log), Rng("bot", step))
+        events = game.decide(state, command, seat, Rng("whole", step + 1))
+        state = game.fold(events, state)
+        log += events
+    assert game.result(state) is not None
+
+
+def test_the_war_of_the_ring_expert_fights_whole_battles_with_legal_choices():
+    # Every battle decision (combat cards, casualties, retreats, sieges) of a whole game is the
+    # expert's, on a tiny budget: its shortlist keeps the legal order basic reads battles by.
+    game = get_game("wotr")
+    log = game.setup(2, game.load_options({"scenario": "south"}), Rng("battles", 0))
+    state = game.fold(log)
+    expert, basic = game.bot("expert"), game.bot("basic")
+    battles = 0
+    for step in range(600):
+        pending = sorted(game.pending(state))
+        if not pending:
+            break
+        seat = pending[0]
+        seen = game.seen(state, seat, log, 1)
+        if state["battle"] is not None:
+            battles += 1
+            command = expert(seen, Rng("expert", step))
+        else:
+            command = basic(seen, Rng("basic", step))
+        assert command in seen.legal
+        events = game.decide(state, command, seat, Rng("battles", step + 1))
+        state = game.fold(events, state)
+        log += events
+    assert battles and game.result(state) is not None

@@ -7,7 +7,17 @@ from games.core import Rng
 from games.magblast import GAME
 from games.magblast.data import ZONES
 from tests.games.dsl import ev, given_state
-from tests.games.magblast_table import A, B, C, conserved, plain, ship, table, with_icons
+from tests.games.magblast_table import (
+    A,
+    B,
+    C,
+    conserved,
+    pass_idle_windows,
+    plain,
+    ship,
+    table,
+    with_icons,
+)
 
 SCOUT, SCOUT2, DINK = ship("Scular"), ship("Chezill"), ship("Dink")
 CRUISER, CRUISER2 = ship("Valent"), ship("Corvoss")
@@ -49,7 +59,8 @@ def run(state, *moves):
     events = []
     for seat, command in moves:
         state, new = GAME.step(state, command, seat, Rng("test"))
-        events += new
+        state, passes = pass_idle_windows(state)  # the seats asked with nothing to answer
+        events += new + passes
     return state, events
 
 

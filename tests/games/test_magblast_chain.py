@@ -1,6 +1,7 @@
 """Mag Blast response chains (magblast.md §4b-§4c; KR 비행대 방어하기, 직격 카드 콤보): Evasive
 Action, Temporal Flux, intercepting Fighters and Cranium Consortium; seats asked one at a time in
-turn order after the card's player; LIFO resolution."""
+turn order after the card's player, every seat the rules let answer whatever its hand holds
+(issue 12); LIFO resolution."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ DESTROYER, DESTROYER2 = ship("Terral"), ship("Vlero")
 DREAD, ZEUS = ship("Ferdt"), ship("Zeus")
 CARRIER, CARRIER2 = ship("Vengarr"), ship("Woden")
 BEAM, LASER = plain("beam_blast", 1), plain("laser_blast", 1)
+LASER2, LASER3 = plain("laser_blast", 2), plain("laser_blast", 3)
 EVADE, EVADE2 = "evasive_action-1", "evasive_action-2"
 FLUX, FLUX2 = "temporal_flux-1", "temporal_flux-2"
 DH = plain("direct_hit")
@@ -60,19 +62,75 @@ def test_evasive_action_cancels_a_blast_and_no_direct_hit_follows():
     assert asked(state) == B
     prompt = GAME.pending(state)[B]
     assert prompt.clock == "reaction" and prompt.kinds == ("respond", "no_response")
-    after, events = run(state, (B, respond(EVADE)))
-    assert [e.type for e in events] == ["response_made", "card_settled", "card_cancelled",
-                                        "card_settled", "chain_closed"]
+    after, events = run(state, (B, respond(EVADE)), (A, NO))  # A may Flux the Evasive Action
+    assert [e.type for e in events] == ["response_made", "response_passed", "card_settled",
+                                        "card_cancelled", "card_settled", "chain_closed"]
     assert after["under"] == {} and after["dh"] is None
     assert {BEAM, EVADE} <= set(after["action_discard"])
     given_state(GAME, after).when({"type": "direct_hit", "card": DH}, A).rejected("no_blast_hit")
 
 
-def test_a_seat_with_nothing_to_answer_is_not_asked():
+def test_a_seat_with_nothing_to_answer_is_asked_and_may_only_pass():
+    # Issue 12: C holds no answer but the rules let it Flux A's card, so it is asked as if it
+    # held one; only its own legal commands show it can but pass.
     state, _events = run(table(FLEETS[:3], [[BEAM], [], [LASER]]), (A, blast(BEAM, CRUISER,
                                                                           CRUISER2)))
-    assert asked(state) is None
-    assert state["under"][CRUISER2] == [[BEAM, 3]]
+    assert asked(state) == C
+    assert GAME.pending(state)[C].kinds == ("respond", "no_response")
+    assert GAME.legal_commands(state, C) == [NO]
+    given_state(GAME, state).when(respond(LASER), C).rejected("cannot_respond_with")
+    state, _ = run(state, (C, NO))
+    assert asked(state) is None and state["under"][CRUISER2] == [[BEAM, 3]]
+
+
+def test_a_seat_with_an_empty_hand_is_not_asked():
+    # Every answer is a hand card (or paid with them) and hand counts are public: asking an
+    # empty hand would tell nobody anything, so B (the target, no cards) is skipped.
+    state, _events = run(table(FLEETS[:2], [[BEAM], []]), (A, blast(BEAM, CRUISER, CRUISER2)))
+    assert asked(state) is None and state["under"][CRUISER2] == [[BEAM, 3]]
+
+
+def _window_for(b_hand):
+    """A blasts B's ship on a 3-seat table where B holds ``b_hand`` and C holds a Laser."""
+    state = table(FLEETS[:3], [[BEAM, LASER2], b_hand, [LASER]])
+    state, _ = run(state, (A, blast(BEAM, CRUISER, CRUISER2)))
+    return state
+
+
+def _asked_in_turn(state):
+    """Every seat asked until the chain resolves, each passing: (seat, prompt) in order."""
+    order = []
+    while state["chain"] is not None:
+        pending = GAME.pending(state)
+        assert len(pending) == 1
+        seat, prompt = next(iter(pending.items()))
+        order.append((seat, prompt))
+        state, _ = run(state, (seat, NO))
+    return order
+
+
+def test_the_seats_asked_are_the_same_whether_or_not_a_seat_holds_an_answer():
+    holding, empty_handed = _window_for([EVADE]), _window_for([LASER3])
+    assert _asked_in_turn(holding) == _asked_in_turn(empty_handed)
+    assert [seat for seat, _ in _asked_in_turn(holding)] == [B, C]
+
+
+def test_another_seat_sees_the_same_window_whether_or_not_the_asked_seat_holds_an_answer():
+    holding, empty_handed = _window_for([EVADE]), _window_for([LASER3])
+    for viewer in (A, C, "spectator"):
+        assert GAME.view(holding, viewer) == GAME.view(empty_handed, viewer)
+    assert GAME.pending(holding) == GAME.pending(empty_handed)
+    # Only the asked seat's own legal commands differ.
+    assert GAME.legal_commands(holding, B) == [respond(EVADE), NO]
+    assert GAME.legal_commands(empty_handed, B) == [NO]
+
+
+def test_a_game_created_before_every_eligible_seat_was_asked_keeps_its_old_windows():
+    # Its options lack "windows": its log was decided asking only holders, and re-runs so.
+    state = table(FLEETS[:3], [[BEAM], [], [LASER]])
+    del state["options"]["windows"]
+    state, _ = run(state, (A, blast(BEAM, CRUISER, CRUISER2)))
+    assert asked(state) is None and state["under"][CRUISER2] == [[BEAM, 3]]
 
 
 def test_seats_are_asked_one_at_a_time_in_turn_order_after_the_cards_player():
@@ -174,6 +232,8 @@ def test_intercepting_needs_a_carrier_in_the_defending_fleet():
     state = _squadron([["fighter-1"], ["fighter-2"]], four(DESTROYER2, CRUISER2, ZEUS, SCOUT2))
     state, _ = run(state, (A, {"type": "launch", "card": "fighter-1", "carrier": CARRIER,
                                "target": ZEUS}))
+    assert asked(state) == B and GAME.legal_commands(state, B) == [NO]  # no carrier: no Fighter
+    state, _ = run(state, (B, NO))
     assert asked(state) is None and state["temp"] == {ZEUS: 2}
 
 
@@ -188,7 +248,8 @@ def test_cranium_consortium_cancels_a_blast_with_two_resource_icons():
     two = [with_icons("laser_blast", "star"), with_icons("laser_blast", "circle")]
     state = table(FLEETS[:2], [[BEAM, FLUX], two], races=["freep", "cranium"])
     state, _ = run(state, (A, blast(BEAM, CRUISER, CRUISER2)))
-    assert GAME.pending(state)[B].kinds == ("cranium", "no_response")
+    assert GAME.pending(state)[B].kinds == ("respond", "cranium", "no_response")
+    assert {c["type"] for c in GAME.legal_commands(state, B)} == {"cranium", "no_response"}
     given_state(GAME, state).when({"type": "cranium", "cards": two[:1]},
                                   B).rejected("wrong_icons")
     state, events = run(state, (B, {"type": "cranium", "cards": two}))

@@ -82,6 +82,6 @@ def test_the_catalog_lists_wotr_with_its_scenarios_and_bot_levels():
     assert (entry["min_seats"], entry["max_seats"]) == (2, 2)
     scenario = entry["options"]["properties"]["scenario"]
     assert scenario["enum"] == ["full", "south"] and scenario["default"] == "full"
-    assert entry["bot_levels"] == ["random", "basic"]
+    assert entry["bot_levels"] == ["random", "basic", "expert"]
     assert {"move", "attack", "muster", "combat_card", "take_hit", "retreat"} <= set(
         entry["commands"])

@@ -69,7 +69,8 @@ def test_two_humans_answer_a_four_card_chain_and_a_reaction_clock_expires(api, w
     _send(api, game_id, ann, {"type": "end_phase"})
     _send(api, game_id, ann, {"type": "end_phase"})
 
-    # Blast -> Evasive Action -> Temporal Flux -> Temporal Flux, one seat asked at a time.
+    # Blast -> Evasive Action -> Temporal Flux -> Temporal Flux, one seat asked at a time; the
+    # bots are asked too (every opponent may answer with a Flux) and pass.
     _send(api, game_id, ann, {"type": "blast", "card": "laser_blast-1", "ship": "ship-01",
                               "target": "ship-13", "sound": "pew pew"})
     _asked(api, game_id, 2)
@@ -78,14 +79,18 @@ def test_two_humans_answer_a_four_card_chain_and_a_reaction_clock_expires(api, w
     _send(api, game_id, ann, {"type": "respond", "card": "temporal_flux-1"})
     _asked(api, game_id, 2)
     _send(api, game_id, bob, {"type": "respond", "card": "temporal_flux-2"})
+    _asked(api, game_id, 0)  # asked although her Flux is spent: being asked tells nothing
+    assert [c["type"] for c in _get(api, game_id, ann)["legal_commands"]] == ["no_response"]
+    _send(api, game_id, ann, {"type": "no_response"})
+    wait_for(lambda: _get(api, game_id)["view"]["chain"] is None, timeout=20,
+             message="the last bot asked to pass and the chain to resolve")
     view = _get(api, game_id, ann)
-    assert view["view"]["chain"] is None
     assert "ship-13" not in view["view"]["under"]  # the Evasive Action stood
     cancelled = [(e["data"]["card"], e["data"]["by"]) for e in _events(api, game_id)
                  if e["type"] == "card_cancelled"]
     assert cancelled == [("temporal_flux-1", "flux"), ("laser_blast-1", "evade")]
 
-    # A second Blast: Bob is asked (he holds the other Evasive Action) and lets the clock run.
+    # A second Blast: Bob is asked (his ship is the target) and lets the clock run.
     _send(api, game_id, ann, {"type": "blast", "card": "laser_blast-2", "ship": "ship-02",
                               "target": "ship-14", "sound": "zap"})
     _asked(api, game_id, 2)

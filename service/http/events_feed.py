@@ -12,6 +12,7 @@ from flask.views import MethodView
 from events.store import StoredEvent
 from service import metrics
 from service.fanout import Batch
+from service.http import wire
 from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import bearer_token, ctx, optional_player
 from service.http.errors import end_on_outage
@@ -156,6 +157,8 @@ def _views(game_id: str, player) -> Callable[[Batch], str]:
         projection = batch.once("projection", lambda: service.projection(game_id))
         viewer = service.viewer_for(projection, player)  # a player who sat down since sees it
         return batch.once(("view", viewer), lambda: (
-            f"event: game\ndata: {json.dumps(game_body(game_id, player, projection))}\n\n"))
+            # The same wire form as GET (times in Unix ms, seats as integers), not the raw body.
+            f"event: game\ndata: "
+            f"{wire.dumps(wire.game_out(game_body(game_id, player, projection))).decode()}\n\n"))
 
     return picture

@@ -131,3 +131,20 @@ def test_with_views_a_seat_learns_of_the_others_move_and_its_new_choices(api):
     assert picture["event"] == "game" and picture["id"] is None
     assert picture["data"] == api.get(game_id, other)
     assert picture["data"]["version"] == max(e["id"] for e in events[:-1])
+
+
+def test_with_views_the_pictures_clock_deadline_is_in_unix_ms_as_get_gives_it(api):
+    game_id, players = api.table("tally", 2, {"target": 50, "turn_seconds": 60})
+    seat = int(next(iter(api.get(game_id)["pending"])))
+    other = players[1 - seat]
+    response = api.client.get(f"/v1/games/{game_id}/events/stream?views=true", headers=other,
+                              buffered=False)
+    version = api.get(game_id)["version"]
+    assert api.send(game_id, players[seat], {"type": "add", "amount": 1},
+                    version).status_code == 200
+    events = _read_events(response, 12, until="game")
+    response.close()
+    picture = events[-1]["data"]
+    deadline = picture["pending"][str(1 - seat)]["deadline"]
+    assert isinstance(deadline, int) and deadline > 10**12  # ms, not seconds
+    assert picture == api.get(game_id, other)

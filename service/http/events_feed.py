@@ -68,7 +68,7 @@ class EventStream(MethodView):
         finished = projection.status == "finished" and after >= projection.version
         views = _views(game_id, player) if query.get("views") else None
         stream = _stream(service, projection.game, game_id, viewer, after, projection.version,
-                         heartbeat, finished, views)
+                         heartbeat, finished, views, projection.status == "finished")
         return Response(stream_with_context(stream), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -92,9 +92,17 @@ def _projection(tablestream, game_id: str, anonymous: bool):
 
 
 def _stream(service, game, game_id: str, viewer, after: int, end: int, heartbeat: float,
-            finished: bool, views: Callable[[Batch], str] | None = None) -> Iterator[str]:
+            finished: bool, views: Callable[[Batch], str] | None = None,
+            game_over: bool = False) -> Iterator[str]:
     yield ": connected\n\n"
     if finished:
+        return
+    if game_over:
+        # A finished game gets no more moves (and may be archived, with no stream to block
+        # on): the rest of its log, up to its last event, then the end; no shared feed.
+        events = service.store.read(game_id, after + 1)
+        text, _ = _sse_events(service, game, events, viewer)
+        yield text + (views(Batch(events)) if views is not None and events else "")
         return
     metrics.SSE_CONNECTIONS.inc()
     try:

@@ -37,7 +37,7 @@ DEAL = {
 ZONES = ("n", "e", "s", "w")
 
 
-def _blasted_game(site: str, reaction_seconds: int) -> tuple[str, str]:
+def _blasted_game(site: str, reaction_seconds: int) -> tuple[str, str, str]:
     """Ann (API) and Bob (the page) at a dealt table; Ann blasts Bob's ship-13 with a Laser
     Blast, so Bob, who holds Evasive Action, is asked on the reaction clock."""
     ann, bob = new_player(site, "ann"), new_player(site, "bob")
@@ -57,7 +57,18 @@ def _blasted_game(site: str, reaction_seconds: int) -> tuple[str, str]:
     send(site, game_id, ann, {"type": "end_phase"})
     send(site, game_id, ann, {"type": "blast", "card": "laser_blast-1", "ship": "ship-01",
                               "target": "ship-13", "sound": "pew pew"})
-    return game_id, bob
+    return game_id, ann, bob
+
+
+def _chain_resolved_after_ann_passes(site: str, game_id: str, ann: str) -> bool:
+    """Every opponent is asked in turn (§4c), so Ann is asked about Bob's answer: she passes."""
+    game = api_get(site, f"/games/{game_id}", ann)
+    if game["view"]["chain"] is None:
+        return True
+    passes = [c for c in game["legal_commands"] if c["type"] == "no_response"]
+    if "0" in game["pending"] and passes:
+        send(site, game_id, ann, {k: v for k, v in passes[0].items() if k != "expected_version"})
+    return False
 
 
 def test_a_magblast_game_is_played_to_its_end_by_clicking_on_the_board(page, site, seen):
@@ -95,7 +106,7 @@ def test_a_magblast_game_is_played_to_its_end_by_clicking_on_the_board(page, sit
 
 
 def test_every_ship_is_drawn_in_its_zone_with_the_hull_it_has_left(page, site, seen):
-    game_id, bob = _blasted_game(site, reaction_seconds=60)
+    game_id, _ann, bob = _blasted_game(site, reaction_seconds=60)
     send(site, game_id, bob, {"type": "no_response"})  # the Laser Blast lands: 1 damage
     wait_until(lambda: api_get(site, f"/games/{game_id}")["view"]["under"].get("ship-13"),
           "the Blast to land")
@@ -125,7 +136,7 @@ def test_every_ship_is_drawn_in_its_zone_with_the_hull_it_has_left(page, site, s
 
 def test_a_response_window_shows_its_countdown_and_is_answered_by_clicking_a_card(
         page, site, seen):
-    game_id, bob = _blasted_game(site, reaction_seconds=60)
+    game_id, ann, bob = _blasted_game(site, reaction_seconds=60)
     asked = api_get(site, f"/games/{game_id}", bob)
     assert asked["pending"]["1"]["clock"] == "reaction"
     open_as(page, site, bob, game_id)
@@ -143,7 +154,7 @@ def test_a_response_window_shows_its_countdown_and_is_answered_by_clicking_a_car
 
     # Evasive Action is the only response in Bob's hand: one click on it answers the Blast.
     page.locator(".mb-hand .mb-card[data-card='evasive_action-1']").click()
-    wait_until(lambda: api_get(site, f"/games/{game_id}")["view"]["chain"] is None,
+    wait_until(lambda: _chain_resolved_after_ann_passes(site, game_id, ann),
           "the chain to resolve")
     events = api_get(site, f"/games/{game_id}/events?from=1&limit=500")["events"]
     responses = [e["data"].get("card") for e in events if e["type"] == "response_made"]

@@ -14,29 +14,15 @@ from games import REGISTRY
 from games.core import SPECTATOR
 from service import fanout
 from service.fanout import Fanout
+from tests.service.test_sse import sse_blocks
 
 BOUND = 30.0  # seconds a test waits for something that must happen (not a timing check)
-
-
-def _blocks(chunks: Iterator[bytes]) -> Iterator[dict]:
-    """Parse SSE events from a streaming test-client response's chunks (comments skipped)."""
-    buffer = ""
-    for chunk in chunks:
-        buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
-        while "\n\n" in buffer:
-            block, buffer = buffer.split("\n\n", 1)
-            fields = dict(line.split(": ", 1) for line in block.splitlines()
-                          if not line.startswith(":"))
-            if fields:
-                ident = fields.get("id")  # a version, or a notice's stream id
-                yield {"id": int(ident) if ident and ident.isdigit() else ident,
-                       "event": fields["event"], "data": json.loads(fields["data"])}
 
 
 def _until_picture_of(chunks: Iterator[bytes], version: int) -> tuple[list[dict], dict]:
     """Events up to ``version`` and the ``game`` picture (``?views=true``) sent after it."""
     events: list[dict] = []
-    for block in _blocks(chunks):
+    for block in sse_blocks(chunks):
         if block["event"] != "game":
             events.append(block)
         elif events and events[-1]["id"] == version:
@@ -119,7 +105,7 @@ def test_two_notice_streams_of_one_player_share_one_read_and_both_hear_of_their_
         assert api.app.extensions["tablestream"].fanout.readers() == {("inbox", player_id): 2}
         assert api.send(game_id, players[0], {"type": "add", "amount": 1},
                         version).status_code == 200
-        heard = [next(b for b in _blocks(chunks) if b["event"] == "your_turn")
+        heard = [next(b for b in sse_blocks(chunks) if b["event"] == "your_turn")
                  for _, chunks in streams]
     finally:
         for response, _ in reversed(streams):

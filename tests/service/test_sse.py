@@ -3,25 +3,34 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 from tests import unlimited
 
 
-def _read_events(response, count: int, until: str | None = None) -> list[dict]:
-    """Parse ``count`` SSE events (or up to the first of type ``until``) from a streaming
-    test-client response."""
-    events, buffer = [], ""
-    for chunk in response.response:
+def sse_blocks(chunks: Iterator[bytes | str]) -> Iterator[dict]:
+    """Parse SSE events from a streaming test-client response's chunks (comments skipped)."""
+    buffer = ""
+    for chunk in chunks:
         buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
         while "\n\n" in buffer:
             block, buffer = buffer.split("\n\n", 1)
             fields = dict(line.split(": ", 1) for line in block.splitlines()
                           if not line.startswith(":"))
             if fields:
-                events.append({"id": int(fields["id"]) if "id" in fields else None,
-                               "event": fields["event"], "data": json.loads(fields["data"])})
-            if len(events) == count or (events and until and events[-1]["event"] == until):
-                return events
+                ident = fields.get("id")  # a version, or a notice's stream id
+                yield {"id": int(ident) if ident and ident.isdigit() else ident,
+                       "event": fields["event"], "data": json.loads(fields["data"])}
+
+
+def _read_events(response, count: int, until: str | None = None) -> list[dict]:
+    """Parse ``count`` SSE events (or up to the first of type ``until``) from a streaming
+    test-client response."""
+    events = []
+    for event in sse_blocks(response.response):
+        events.append(event)
+        if len(events) == count or (until and event["event"] == until):
+            break
     return events
 
 

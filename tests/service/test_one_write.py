@@ -116,3 +116,28 @@ def test_a_chunk_larger_than_the_socket_buffer_is_sent_whole():
     finally:
         ours.close()
         theirs.close()
+
+
+def test_a_tls_socket_is_never_written_to_below_its_encryption():
+    from gevent import socket as gevent_socket
+
+    from service.gunicorn_worker import send_all
+
+    class Tls(gevent_socket.socket):  # gevent's SSLSocket is a subclass of its socket
+        def sendall(self, data, flags=0):
+            self.sent = bytes(data)
+
+    ours, theirs = gevent_socket.socketpair()
+    tls = Tls(fileno=ours.detach())
+    try:
+        send_all(tls, b"3\r\nabc\r\n")
+        assert tls.sent == b"3\r\nabc\r\n"  # through the TLS layer's own sendall
+        theirs.setblocking(False)
+        try:
+            raw = theirs.recv(64)
+        except BlockingIOError:
+            raw = b""
+        assert raw == b""  # nothing went around it in clear
+    finally:
+        tls.close()
+        theirs.close()

@@ -12,7 +12,7 @@ BENCH_SSE_MOVES moves, and prints:
   client process having read them;
 - the API's CPU per delivery (moves included) and the subscribers' processes' CPU;
 - errors: streams refused or ended early, events missed or duplicated, moves refused;
-- how many streams each API process serves;
+- how many connections (streams) each API process serves;
 - the Redis connections of the API process (CLIENT LIST, matched to its sockets) idle, with
   every subscriber connected, and after the moves; and the machine's load (``uptime``).
 
@@ -211,15 +211,21 @@ def _session_pids(leader: int) -> list[int]:
     return pids
 
 
-def _local_ports(pids: list[int]) -> set[int]:
-    inodes = set()
+def _socket_inodes(pids: list[int]) -> dict[str, int]:
+    """The inode of each socket ``pids`` hold, and which of them holds it."""
+    inodes = {}
     for pid in pids:
         with contextlib.suppress(OSError):
             for fd in Path(f"/proc/{pid}/fd").iterdir():
                 with contextlib.suppress(OSError):
                     target = os.readlink(fd)
                     if target.startswith("socket:["):
-                        inodes.add(target[8:-1])
+                        inodes[target[8:-1]] = pid
+    return inodes
+
+
+def _local_ports(pids: list[int]) -> set[int]:
+    inodes = _socket_inodes(pids)
     ports = set()
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         with contextlib.suppress(OSError):
@@ -233,14 +239,7 @@ def _local_ports(pids: list[int]) -> set[int]:
 def streams_per_process(server: subprocess.Popen, port: int) -> list[int]:
     """How many open connections to ``port`` each process of the serve group holds (the API
     processes serving streams), most first."""
-    inodes: dict[str, int] = {}
-    for pid in _session_pids(server.pid):
-        with contextlib.suppress(OSError):
-            for fd in Path(f"/proc/{pid}/fd").iterdir():
-                with contextlib.suppress(OSError):
-                    target = os.readlink(fd)
-                    if target.startswith("socket:["):
-                        inodes[target[8:-1]] = pid
+    inodes = _socket_inodes(_session_pids(server.pid))
     counts: dict[int, int] = {}
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         with contextlib.suppress(OSError):
@@ -371,7 +370,7 @@ def run(client: Any, server: subprocess.Popen, base: str) -> None:
           f"{cpu / max(len(latencies), 1) * 1e6:.0f} us a delivery; the subscribers' "
           f"processes {client_cpu:.2f} s ({client_cpu / max(len(reads), 1) * 1e6:.0f} us a "
           "delivery)")
-    print(f"  streams per API process: {spread}")
+    print(f"  connections per API process (the streams and the one making moves): {spread}")
     print(f"  errors: {sum(errors.values())} {errors}")
     print(f"  Redis connections of the API process: before the streams {idle}; with {connected} "
           f"streams open {full}; after the moves {after}")

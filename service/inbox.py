@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from events.projector import Projection
 from events.redis_store import MAX_BLOCK_MS, blocking_client
 from events.store import Outbox, StoredEvent
@@ -127,7 +129,7 @@ class Inbox:
             return None
         pushed = [self.webhooks is not None and self.webhooks.pushes(notice)
                   for _, notice in items]
-        streams = tuple((inbox_key(player), "notice", json.dumps(notice), INBOX_LENGTH)
+        streams = tuple((inbox_key(player), "notice", orjson.dumps(notice).decode(), INBOX_LENGTH)
                         for player, notice in items)
         reads = tuple(self.webhooks.hooks_key(player)
                       for (player, _), push in zip(items, pushed, strict=True) if push)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import orjson
 from marshmallow import ValidationError
 
 from events.codec import command_digest
@@ -538,7 +539,7 @@ class GameService(HistoryMixin):
     def _ending(self, game_id: str, projection: Projection, decided: list[Event]) -> list[NewEvent]:
         """``game_finished`` and ``seed_revealed`` when these events end the game."""
         game = projection.game
-        state = game.fold(decided, json.loads(json.dumps(projection.state)))
+        state = game.fold(decided, _plain_copy(projection.state))
         result = game.result(state)
         if result is None:
             return []
@@ -655,6 +656,15 @@ class GameService(HistoryMixin):
             return None  # after the append, as without an outbox
         ahead[:] = [(after, staged)]
         return staged.writes if staged is not None else None
+
+
+def _plain_copy(value: Any) -> Any:
+    """A copy of JSON data as a JSON round trip gives it (tuples become lists, keys strings);
+    orjson's is several times faster than the stdlib's, which takes what orjson refuses."""
+    try:
+        return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+    except TypeError:  # orjson.JSONEncodeError: e.g. an integer beyond 64 bits
+        return json.loads(json.dumps(value))
 
 
 def _reused(first: int, last: int) -> RuleViolation:

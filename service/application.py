@@ -621,6 +621,7 @@ class GameService(HistoryMixin):
         staged = None
         if ahead:
             projection, staged = ahead[0]
+            self.projector.save_if_due(game_id, projection, expected_version)
             self._remember(game_id, projection)
         else:
             projection = self._after(game_id, result.first_version - 1, appended)
@@ -648,7 +649,8 @@ class GameService(HistoryMixin):
         """The notices of an append about to be sent, as its outbox (store.append calls this);
         ``ahead`` gets the projection after the append and the staged notices."""
         try:
-            after = self.projector.extend(game_id, before.copy(), list(stored))
+            # No snapshot yet: the append may still be refused (saved after it, in _append).
+            after = self.projector.extend(game_id, before.copy(), list(stored), snapshot=False)
             staged = self.inbox.staged_after(game_id, after, list(stored))
         except Exception:
             log.warning("notices of game %s not staged before its append", game_id,

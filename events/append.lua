@@ -6,9 +6,13 @@
 -- ARGV[6] sha256 of the command as sent ("" for none: a machine's command or no command id)
 -- then 8 values per event: type, data, seat, cmd, at, prev, hash, command ("" for none)
 -- (its version is expected + i)
--- then n meta field/value pairs.
+-- then n meta field/value pairs;
+-- then, optionally, an outbox (events.store.Outbox): ns, nr, then 3 values per stream
+-- (approximate max length, field, value) for the streams KEYS[4..3+ns], to XADD to once the
+-- append is made, and the hashes KEYS[4+ns..3+ns+nr] to read back (HVALS).
 --
--- Returns {"ok", first, last} | {"dup", first, last} | {"reused", first, last}
+-- Returns {"ok", first, last} (with an outbox: {"ok", first, last, ids, reads})
+--       | {"dup", first, last} | {"reused", first, last}
 --       | {"conflict", actual} | {"notfound"}.
 -- The command hash records what the id was first used for ("first:last:sha", or "first:last" in
 -- records older than the hash): the same id with another command is "reused" and appends nothing.
@@ -78,4 +82,28 @@ local mbase = 6 + n * 8
 for i = 1, nmeta do
   redis.call('HSET', meta, ARGV[mbase + 2 * i - 1], ARGV[mbase + 2 * i])
 end
-return {'ok', tostring(first), tostring(last)}
+
+-- The outbox goes last and by pcall: the append above is made whatever becomes of it.
+local obase = mbase + 2 * nmeta
+if not ARGV[obase + 1] then
+  return {'ok', tostring(first), tostring(last)}
+end
+local ns, nr = tonumber(ARGV[obase + 1]), tonumber(ARGV[obase + 2])
+local ids, reads = {}, {}
+for j = 1, ns do
+  local a = obase + 2 + (j - 1) * 3
+  local id = redis.pcall('XADD', KEYS[3 + j], 'MAXLEN', '~', ARGV[a + 1], '*',
+                         ARGV[a + 2], ARGV[a + 3])
+  if type(id) ~= 'string' then
+    id = ''
+  end
+  ids[j] = id
+end
+for j = 1, nr do
+  local values = redis.pcall('HVALS', KEYS[3 + ns + j])
+  if values['err'] then
+    values = {}
+  end
+  reads[j] = values
+end
+return {'ok', tostring(first), tostring(last), ids, reads}

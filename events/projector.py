@@ -353,6 +353,13 @@ class Projector:
                 last_saved = event.version
         return projection
 
+    def save_if_due(self, game_id: str, projection: Projection, before: int) -> None:
+        """Save ``projection``'s snapshot if the batch that took it from version ``before``
+        crossed a snapshot point: what ``extend`` does at a batch end, for a fold made with
+        ``snapshot=False`` ahead of its append (a snapshot only of what the log holds)."""
+        if self._crossed_snapshot(before, projection.version):
+            self._save_snapshot(game_id, projection)
+
     def rebuild(self, game_id: str) -> Projection:
         """Fold the whole log from event 1, ignoring snapshots (checks snapshot consistency)."""
         return fold_upto(self.store.read(game_id), self.store.last_version(game_id))

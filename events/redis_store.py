@@ -16,7 +16,7 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib import resources
 from typing import Any
 
@@ -37,6 +37,8 @@ from events.store import (
     GameExists,
     GameNotFound,
     NewEvent,
+    Outbox,
+    OutboxReplies,
     Snapshot,
     StoredEvent,
     StoreUnavailable,
@@ -240,6 +242,8 @@ class RedisEventStore:
         self._blocking = blocking
         self._blocking_lock = threading.Lock()
         self._write_check = (0.0, None)  # (checked at, monotonic; the error or None)
+        # An append's outbox needs its keys in the script's slot: not on Redis Cluster.
+        self.has_outbox = not isinstance(client, RedisCluster)
         script = resources.files("events").joinpath("append.lua").read_text(encoding="utf-8")
         self._append = client.register_script(script)
         self._create = client.register_script(_CREATE_LUA)
@@ -292,9 +296,15 @@ class RedisEventStore:
 
     def append(self, game_id: str, expected_version: int, events: list[NewEvent],
                command_id: str | None = None, meta: dict[str, str] | None = None,
-               command_hash: str | None = None) -> AppendResult:
+               command_hash: str | None = None,
+               outbox: Callable[[tuple[StoredEvent, ...]], Outbox | None] | None = None,
+               ) -> AppendResult:
         """Append atomically after ``expected_version``; raise VersionConflict when stale
-        (CommandReused when ``command_id`` was first sent with another ``command_hash``)."""
+        (CommandReused when ``command_id`` was first sent with another ``command_hash``).
+
+        ``outbox`` (events.store.Outbox) rides in the script, after the append's own writes;
+        not on Redis Cluster, whose other keys live in other slots (it is never called there).
+        """
         _check_id(game_id)
         if not events:
             raise ValueError("append needs at least one event")
@@ -347,12 +357,25 @@ class RedisEventStore:
             link = link_next
         for name, value in meta.items():
             args += [name, str(value)]
+        keys = [meta_key, _key(game_id, "log"), cmds_key]
+        extra = outbox(tuple(stored)) if outbox is not None and self.has_outbox else None
+        if extra is not None:
+            keys += [key for key, _, _, _ in extra.streams]
+            args += [len(extra.streams), len(extra.reads)]
+            for _, name, value, length in extra.streams:
+                args += [length, name, value]
+            keys += extra.reads
 
-        reply = [_text(x) for x in self._append(keys=[meta_key, _key(game_id, "log"), cmds_key],
-                                                args=args)]
+        raw = self._append(keys=keys, args=args)
+        reply = [_text(x) for x in raw[:3]]
         status = reply[0]
         if status == "ok":
-            result = AppendResult(int(reply[1]), int(reply[2]), events=tuple(stored))
+            replies = None
+            if extra is not None:
+                replies = OutboxReplies(tuple(_text(i) for i in raw[3]),
+                                        tuple(tuple(_text(v) for v in r) for r in raw[4]))
+            result = AppendResult(int(reply[1]), int(reply[2]), events=tuple(stored),
+                                  outbox=replies)
             self._remember(game_id, result.last_version, link)
             return result
         if status == "dup":
@@ -412,20 +435,30 @@ class RedisEventStore:
     def write_error(self) -> str | None:
         """Why the server cannot persist writes now (its append-only file failed), or None.
 
-        Checked at most once a WRITE_CHECK_SECONDS per store, so a move pays for INFO rarely.
+        Checked at most once a WRITE_CHECK_SECONDS per store, so a move pays for INFO rarely;
+        and by one caller at a time: the others, meanwhile, go by the last answer (under load
+        every request in flight used to find the check due and send an INFO of its own).
         """
         checked, error = self._write_check
         now = time.monotonic()
         if now - checked < WRITE_CHECK_SECONDS:
             return error
+        self._write_check = (now, error)  # claimed: the next WRITE_CHECK_SECONDS are this one's
         try:
-            error = aof_write_error(self.client)
+            error = self._aof_error()
+        except BaseException:
+            self._write_check = (checked, error)  # not checked after all: the next call does
+            raise
+        self._write_check = (now, error)
+        return error
+
+    def _aof_error(self) -> str | None:
+        try:
+            return aof_write_error(self.client)
         except redis.ResponseError as exc:
             if is_outage(exc):
                 raise
-            error = None  # INFO not allowed to this user (ACL): Redis's own MISCONF still holds
-        self._write_check = (now, error)
-        return error
+            return None  # INFO not allowed to this user (ACL): Redis's own MISCONF still holds
 
     def _check_writable(self) -> None:
         """Refuse a write while the append-only file cannot be written (issue 9 item 7): Redis

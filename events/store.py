@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -52,6 +52,25 @@ class AppendResult:
     duplicate: bool = False
     # What was appended (empty for a duplicate); not part of equality, which is about the range.
     events: tuple[StoredEvent, ...] = field(default=(), compare=False)
+    # The replies of the append's outbox when the store wrote it (see Outbox), else None.
+    outbox: OutboxReplies | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Outbox:
+    """Writes outside the game that ride on an append's own round trip, made only when the
+    append is (a transactional outbox): an XADD to each stream in ``streams`` (key, field, value,
+    approximate max length), then an HVALS of each hash in ``reads``. A failure among them never
+    fails or undoes the append; its stream id comes back empty."""
+
+    streams: tuple[tuple[str, str, str, int], ...] = ()
+    reads: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class OutboxReplies:
+    ids: tuple[str, ...]  # the new entries' stream ids ("" where the XADD failed)
+    reads: tuple[tuple[str, ...], ...]  # the values of each hash read
 
 
 @dataclass
@@ -122,11 +141,16 @@ class EventStore(Protocol):
 
     def append(self, game_id: str, expected_version: int, events: list[NewEvent],
                command_id: str | None = None, meta: dict[str, str] | None = None,
-               command_hash: str | None = None) -> AppendResult:
+               command_hash: str | None = None,
+               outbox: Callable[[tuple[StoredEvent, ...]], Outbox | None] | None = None,
+               ) -> AppendResult:
         """Append atomically after ``expected_version``; raise VersionConflict when stale.
 
         A ``command_id`` seen before returns its first range as a duplicate, unless both then
         and now came with a ``command_hash`` and they differ: CommandReused, nothing appended.
+        ``outbox``, given the events as they will be stored, may name writes to make with the
+        append (the result's ``outbox`` has their replies); a store that cannot (e.g. on Redis
+        Cluster, where the keys are in other slots) never calls it and returns ``outbox`` None.
         """
 
     def read(self, game_id: str, first: int = 1, last: int | None = None) -> list[StoredEvent]:

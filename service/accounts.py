@@ -22,6 +22,10 @@ def _token_key(token: str) -> str:
 # A token revoked on another API process keeps working here at most this long; the process
 # that revokes it forgets it at once.
 TOKEN_CACHE_SECONDS = 10.0
+# When one token's check is due, every token in use that was checked at least this long ago is
+# checked again in the same round trip: with many players, a process then re-checks its tokens
+# a few at a time in one pipeline every few seconds, not one round trip per token and request.
+TOKEN_RECHECK_SECONDS = TOKEN_CACHE_SECONDS / 2
 MAX_TOKENS = 20  # per player
 
 
@@ -39,6 +43,8 @@ class Accounts:
         # token hash -> (player, cached at): saves two round trips per request; a revoked
         # token stops working within TOKEN_CACHE_SECONDS.
         self._tokens: dict[str, tuple[dict[str, Any], float]] = {}
+        self._used: dict[str, float] = {}  # token hash -> last used (monotonic)
+        self._rechecking = False
         self._names: dict[str, str] = {}
         self._players: dict[str, dict[str, Any]] = {}
 
@@ -97,6 +103,7 @@ class Accounts:
         pipe.hdel(_tokens_key(player_id), token_id)
         pipe.execute()
         self._tokens.pop(record["hash"], None)
+        self._used.pop(record["hash"], None)
         return _public_token(record)
 
     def rotate_token(self, player_id: str, token_id: str) -> tuple[dict[str, Any], str]:
@@ -115,16 +122,50 @@ class Accounts:
             raise Unauthorized("missing_token", "Send 'Authorization: Bearer <token>'.")
         key = _token_key(token)
         cached = self._tokens.get(key)
-        if cached and time.monotonic() - cached[1] < TOKEN_CACHE_SECONDS:
-            return cached[0]
+        now = time.monotonic()
+        if cached:
+            self._used[key] = now
+            if now - cached[1] < TOKEN_CACHE_SECONDS:
+                return cached[0]
+            if not self._rechecking:
+                self._recheck(now)
+                cached = self._tokens.get(key)
+                if cached and cached[1] >= now:
+                    return cached[0]
         player_id = self.redis.get(key)
         if player_id is None:
             raise Unauthorized("invalid_token", "The bearer token is not valid.")
         player = self._player(_text(player_id))
         if len(self._tokens) > 100_000:
             self._tokens.clear()
-        self._tokens[key] = (player, time.monotonic())
+            self._used.clear()
+        self._tokens[key] = (player, now)
         return player
+
+    def _recheck(self, now: float) -> None:
+        """Check again, in one pipeline, every cached token used since its last check that is
+        at least TOKEN_RECHECK_SECONDS old (a due one among them): keep those still pointing at
+        their player as checked ``now`` (before the read), forget the others. One caller at a
+        time; the others meanwhile check their own token alone."""
+        due = [key for key, (_, checked) in list(self._tokens.items())
+               if now - checked >= TOKEN_RECHECK_SECONDS and self._used.get(key, 0.0) > checked]
+        self._rechecking = True
+        try:
+            pipe = self.redis.pipeline(transaction=False)  # GETs: on Cluster, keys in any slot
+            for key in due:
+                pipe.get(key)
+            found = pipe.execute()
+        finally:
+            self._rechecking = False
+        for key, player_id in zip(due, found, strict=True):
+            cached = self._tokens.get(key)
+            if cached is None:
+                continue  # revoked here meanwhile
+            if player_id is not None and _text(player_id) == cached[0]["id"]:
+                self._tokens[key] = (cached[0], now)
+            else:
+                self._tokens.pop(key, None)
+                self._used.pop(key, None)
 
     def _player(self, player_id: str) -> dict[str, Any]:
         """A player's record, read once a process: it never changes after ``create``, so a

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import orjson
 from marshmallow import ValidationError
 
 from events.codec import command_digest
@@ -31,6 +32,7 @@ from events.store import (
     GameArchived,
     GameNotFound,
     NewEvent,
+    Outbox,
     StoredEvent,
     VersionConflict,
 )
@@ -432,7 +434,8 @@ class GameService(HistoryMixin):
         caused[0] = NewEvent(caused[0].type, caused[0].data, str(seat), command)
         events = [*(prefix or []), *caused]
         events += self._ending(game_id, projection, decided)
-        return self._append(game_id, expected_version, events, command_id, command_hash)
+        return self._append(game_id, expected_version, events, command_id, command_hash,
+                            projection=projection)
 
     def bot_move(self, game_id: str, seat: int, since: int, retries: int = 5) -> Outcome | None:
         """Play a bot seat's decision opened at ``since``; None when it is no longer pending.
@@ -536,7 +539,7 @@ class GameService(HistoryMixin):
     def _ending(self, game_id: str, projection: Projection, decided: list[Event]) -> list[NewEvent]:
         """``game_finished`` and ``seed_revealed`` when these events end the game."""
         game = projection.game
-        state = game.fold(decided, json.loads(json.dumps(projection.state)))
+        state = game.fold(decided, _plain_copy(projection.state))
         result = game.result(state)
         if result is None:
             return []
@@ -575,12 +578,27 @@ class GameService(HistoryMixin):
                         type(exc).__name__, " ".join(str(exc).split()))
 
     def _append(self, game_id: str, expected_version: int, events: list[NewEvent],
-                command_id: str | None, command_hash: str | None = None) -> Outcome:
+                command_id: str | None, command_hash: str | None = None,
+                projection: Projection | None = None) -> Outcome:
+        """Append ``events``, then bring indexes, jobs and players' notices up to date.
+
+        ``projection``, the game at ``expected_version``, lets the notices of a move ride on
+        the append's own round trip (the store's outbox): the events' versions, times and
+        hashes are known before they are sent, so the projection after them is too.
+        """
         # Every append has a command id: it marks where one batch ends and the next begins.
         command_id = command_id or "auto:" + secrets.token_hex(8)
+        ahead: list[tuple[Projection, Any]] = []  # (projection after, staged notices)
+        extra: dict[str, Any] = {}
+        # A platform event (a start, an end...) updates the lobby's rows, which a player told
+        # of it may read next: its notices keep going after those writes.
+        if projection is not None and self.inbox is not None and \
+                not any(is_platform_event(e.type) for e in events):
+            extra["outbox"] = lambda stored: self._outbox(game_id, projection, stored, ahead)
         try:
             result: AppendResult = self.store.append(game_id, expected_version, events,
-                                                     command_id, command_hash=command_hash)
+                                                     command_id, command_hash=command_hash,
+                                                     **extra)
         except CommandReused as exc:
             raise _reused(exc.first_version, exc.last_version) from None
         except VersionConflict as exc:
@@ -600,7 +618,13 @@ class GameService(HistoryMixin):
             return Outcome(result.last_version, appended, duplicate=True)
         metrics.APPENDS.inc()
         appended = list(result.events)
-        projection = self._after(game_id, result.first_version - 1, appended)
+        staged = None
+        if ahead:
+            projection, staged = ahead[0]
+            self.projector.save_if_due(game_id, projection, expected_version)
+            self._remember(game_id, projection)
+        else:
+            projection = self._after(game_id, result.first_version - 1, appended)
         # The append is committed: what follows is best effort and must not turn the move's
         # success into an error (issue 9 item 6). The indexes are a cache of the log that the
         # sweeper's reconcile pass repairs (service/lobby.py); bots and clocks are re-issued
@@ -610,10 +634,39 @@ class GameService(HistoryMixin):
                               projection, appended)
         self._best_effort("follow-ups", game_id, self.followups.after_append, game_id,
                           projection)
-        if self.inbox is not None:
+        if self.inbox is not None and not ahead:
             self._best_effort("inbox", game_id, self.inbox.after_append, game_id, projection,
                               appended)
+        elif staged is not None and result.outbox is not None:
+            self._best_effort("webhooks", game_id, self.inbox.published, staged,
+                              list(result.outbox.ids), result.outbox.reads)
+        elif staged is not None:
+            self._best_effort("inbox", game_id, self.inbox.publish, staged.items)
         return Outcome(result.last_version, appended, projection=projection)
+
+    def _outbox(self, game_id: str, before: Projection, stored: tuple[StoredEvent, ...],
+                ahead: list[tuple[Projection, Any]]) -> Outbox | None:
+        """The notices of an append about to be sent, as its outbox (store.append calls this);
+        ``ahead`` gets the projection after the append and the staged notices."""
+        try:
+            # No snapshot yet: the append may still be refused (saved after it, in _append).
+            after = self.projector.extend(game_id, before.copy(), list(stored), snapshot=False)
+            staged = self.inbox.staged_after(game_id, after, list(stored))
+        except Exception:
+            log.warning("notices of game %s not staged before its append", game_id,
+                        exc_info=True)
+            return None  # after the append, as without an outbox
+        ahead[:] = [(after, staged)]
+        return staged.writes if staged is not None else None
+
+
+def _plain_copy(value: Any) -> Any:
+    """A copy of JSON data as a JSON round trip gives it (tuples become lists, keys strings);
+    orjson's is several times faster than the stdlib's, which takes what orjson refuses."""
+    try:
+        return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+    except TypeError:  # orjson.JSONEncodeError: e.g. an integer beyond 64 bits
+        return json.loads(json.dumps(value))
 
 
 def _reused(first: int, last: int) -> RuleViolation:

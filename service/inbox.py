@@ -12,11 +12,14 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from events.projector import Projection
 from events.redis_store import MAX_BLOCK_MS, blocking_client
-from events.store import StoredEvent
+from events.store import Outbox, StoredEvent
 from service.errors import NotFound
 
 log = logging.getLogger(__name__)
@@ -68,6 +71,16 @@ def notices(game_id: str, projection: Projection,
     return out
 
 
+@dataclass(frozen=True)
+class Staged:
+    """Notices about to be published: (player, notice), whether each goes to webhooks, and the
+    Redis writes (an XADD per notice, an HVALS of the webhooks of each one pushed)."""
+
+    items: list[tuple[str, dict[str, Any]]]
+    pushed: list[bool]
+    writes: Outbox
+
+
 class Inbox:
     """Players' notice streams in Redis, and the webhooks they feed."""
 
@@ -89,26 +102,48 @@ class Inbox:
 
     def publish(self, items: Iterable[tuple[str, dict[str, Any]]]) -> list[str]:
         """Add each notice to its player's stream (and webhooks); the notice ids."""
-        items = list(items)
-        if not items:
+        staged = self.stage(items)
+        if staged is None:
             return []
         pipe = self.redis.pipeline(transaction=False)
-        for player, notice in items:
-            pipe.xadd(inbox_key(player), {"notice": json.dumps(notice)},
-                      maxlen=INBOX_LENGTH, approximate=True)
+        for key, name, value, length in staged.writes.streams:
+            pipe.xadd(key, {name: value}, maxlen=length, approximate=True)
         # The webhooks of the players a notice may be pushed to, read in the same round trip.
+        for key in staged.writes.reads:
+            pipe.hvals(key)
+        replies = pipe.execute()
+        count = len(staged.items)
+        return self.published(staged, [_text(entry) for entry in replies[:count]],
+                              replies[count:])
+
+    def staged_after(self, game_id: str, projection: Projection,
+                     appended: list[StoredEvent]) -> Staged | None:
+        """``stage`` of the notices of an append (``after_append``'s, unpublished yet)."""
+        return self.stage(notices(game_id, projection, appended))
+
+    def stage(self, items: Iterable[tuple[str, dict[str, Any]]]) -> Staged | None:
+        """The writes that publish these notices (None for no notice): for ``publish``'s own
+        pipeline, or to ride on the append that caused them (GameService, issue 13)."""
+        items = list(items)
+        if not items:
+            return None
         pushed = [self.webhooks is not None and self.webhooks.pushes(notice)
                   for _, notice in items]
-        for (player, _), push in zip(items, pushed, strict=True):
-            if push:
-                pipe.hvals(self.webhooks.hooks_key(player))
-        replies = pipe.execute()
-        ids = [_text(entry) for entry in replies[:len(items)]]
-        hooks = iter(replies[len(items):])
-        for (player, notice), notice_id, push in zip(items, ids, pushed, strict=True):
-            if push:
+        streams = tuple((inbox_key(player), "notice", orjson.dumps(notice).decode(), INBOX_LENGTH)
+                        for player, notice in items)
+        reads = tuple(self.webhooks.hooks_key(player)
+                      for (player, _), push in zip(items, pushed, strict=True) if push)
+        return Staged(items, pushed, Outbox(streams, reads))
+
+    def published(self, staged: Staged, ids: list[str], hooks: Iterable[Any]) -> list[str]:
+        """After ``staged``'s writes: its notices to the webhooks, by the HVALS replies
+        ``hooks``; the notice ids."""
+        replies = iter(hooks)
+        for (player, notice), notice_id, push in zip(staged.items, ids, staged.pushed,
+                                                     strict=True):
+            if push and notice_id:  # no id: that XADD of an append's outbox failed
                 self.webhooks.notify(player, {**notice, "id": notice_id},
-                                     hooks=self.webhooks.parse(next(hooks)))
+                                     hooks=self.webhooks.parse(next(replies)))
         return ids
 
     def read(self, player_id: str, after: str = "0-0", block_ms: int | None = None,

@@ -56,12 +56,16 @@ def _finish(response: Response) -> Response:
     if started:
         _labelled(metrics.REQUEST_SECONDS, method, route).observe(time.perf_counter() - started)
     if access_log.isEnabledFor(logging.INFO):
-        access_log.info(orjson.dumps({
+        line = orjson.dumps({
             "ts": round(time.time(), 3), "request_id": rid, "method": method,
             "route": route, "path": request.path,
             "status": response.status_code,
             "ms": round((time.perf_counter() - started) * 1000, 2) if started else None,
-            "player": g.get("player_id"), "remote": request.remote_addr}).decode())
+            "player": g.get("player_id"), "remote": request.remote_addr}).decode()
+        # What access_log.info(line) does, less its walk up the stack for the caller's file
+        # and line, which the line does not show (a tenth of the request's logging).
+        access_log.handle(access_log.makeRecord(ACCESS_LOGGER, logging.INFO, __file__, 0,
+                                                line, None, None, "_finish"))
     return response
 
 

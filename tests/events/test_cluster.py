@@ -55,6 +55,16 @@ def test_the_test_cluster_splits_the_slots_over_three_masters(redis_cluster: Loc
     assert len(client.get_primaries()) == 3
 
 
+def test_on_a_cluster_an_append_has_no_outbox_and_never_asks_for_one(
+        redis_cluster: LocalCluster):
+    store = RedisEventStore(connect(redis_cluster.url, cluster=True))
+    game_id = f"nobox-{uuid.uuid4().hex}"
+    store.create(game_id, {"game": "tally"}, "seed")
+    result = store.append(game_id, 0, [NewEvent("a", {})], "c",
+                          outbox=lambda stored: pytest.fail("the outbox was asked for"))
+    assert not store.has_outbox and result.outbox is None and result.last_version == 1
+
+
 def test_games_of_one_store_land_on_every_master_and_read_back(redis_cluster: LocalCluster):
     client = connect(redis_cluster.url, cluster=True)
     store = RedisEventStore(client)

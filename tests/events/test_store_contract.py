@@ -17,6 +17,7 @@ from events.store import (
     GameExists,
     GameNotFound,
     NewEvent,
+    Outbox,
     Snapshot,
     StoredEvent,
     VersionConflict,
@@ -275,6 +276,70 @@ def test_a_warm_append_is_one_round_trip(store, game, monkeypatch):
     monkeypatch.setattr(store.client, "pipeline", lambda *a, **k: pytest.fail("extra read"))
     store.append(game, 1, _events("b"), command_id="warm")
     assert [c[0] for c in calls] == ["EVALSHA"]
+
+
+# -- the outbox: writes that ride on an append ------------------------------------------------
+
+@pytest.fixture
+def outbox_keys(store, redis_client, game_id):
+    if not store.has_outbox:
+        pytest.skip("no outbox on Redis Cluster (tests/events/test_cluster.py)")
+    keys = [f"test-outbox:{game_id}:{name}" for name in ("a", "b", "hooks", "wrong")]
+    yield keys
+    redis_client.delete(*keys)
+
+
+def test_an_appends_outbox_is_written_in_its_one_round_trip(store, game, outbox_keys,
+                                                            redis_client, monkeypatch):
+    stream_a, stream_b, hooks, _ = outbox_keys
+    redis_client.hset(hooks, mapping={"h1": "one", "h2": "two"})
+    store.append(game, 0, _events("a"))
+    seen: list[tuple[StoredEvent, ...]] = []
+
+    def outbox(stored):
+        seen.append(stored)
+        return Outbox(((stream_a, "notice", f"v{stored[-1].version}", 1000),
+                       (stream_b, "notice", "b", 1000)), (hooks, stream_a + ":none"))
+
+    calls: list[tuple] = []
+    real = store.client.execute_command
+    monkeypatch.setattr(store.client, "execute_command",
+                        lambda *a, **k: calls.append(a) or real(*a, **k))
+    result = store.append(game, 1, _events("b", "c"), command_id="with-outbox", outbox=outbox)
+    assert [c[0] for c in calls] == ["EVALSHA"]
+    assert seen == [result.events]  # the events as stored, before they were sent
+    assert result.outbox is not None
+    assert [e[0] for e in redis_client.xrange(stream_a)] == [result.outbox.ids[0]]
+    assert redis_client.xrange(stream_a)[0][1] == {"notice": "v3"}
+    assert [e[0] for e in redis_client.xrange(stream_b)] == [result.outbox.ids[1]]
+    assert sorted(result.outbox.reads[0]) == ["one", "two"] and result.outbox.reads[1] == ()
+
+
+def test_an_append_that_is_not_made_writes_no_outbox(store, game, outbox_keys, redis_client):
+    stream = outbox_keys[0]
+    store.append(game, 0, _events("a"), command_id="first")
+
+    def outbox(stored):
+        return Outbox(((stream, "notice", "x", 1000),))
+
+    with pytest.raises(VersionConflict):
+        store.append(game, 0, _events("b"), command_id="stale", outbox=outbox)
+    assert store.append(game, 0, _events("a"), command_id="first", outbox=outbox).duplicate
+    assert redis_client.xrange(stream) == []
+    assert store.last_version(game) == 1
+
+
+def test_a_failing_outbox_write_neither_fails_nor_undoes_the_append(store, game, outbox_keys,
+                                                                    redis_client):
+    stream, _, _, wrong = outbox_keys
+    redis_client.set(wrong, "not a stream")
+    result = store.append(game, 0, _events("a"), command_id="c", outbox=lambda stored: Outbox(
+        ((wrong, "notice", "x", 1000), (stream, "notice", "y", 1000)), (wrong,)))
+    assert result.last_version == 1 and store.last_version(game) == 1
+    assert result.outbox is not None and result.outbox.ids[0] == ""
+    assert [e[0] for e in redis_client.xrange(stream)] == [result.outbox.ids[1]]
+    assert result.outbox.reads == ((),)
+    assert verify_chain(store.read(game)) is None
 
 
 # -- hash chain --------------------------------------------------------------------------------

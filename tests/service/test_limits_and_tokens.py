@@ -8,6 +8,8 @@ import hashlib
 import json
 import uuid
 
+import pytest
+
 from tests.service.conftest import Api
 from tests.service.test_sse import _read_events
 
@@ -128,3 +130,41 @@ def test_tokens_are_stored_only_as_hashes(api, redis_client):
         value = redis_client.hgetall(key) if kind == "hash" else redis_client.get(key) \
             if kind == "string" else None
         assert token not in json.dumps(value), key
+
+
+def test_tokens_in_use_are_checked_again_together_and_a_revoked_one_stops(redis_client,
+                                                                          monkeypatch):
+    """A process re-checks the tokens it caches (another process may revoke one, issue 13): when
+    one is due, every token used since its check and half-way due goes in the same round trip."""
+    from service import accounts as module
+
+    now = [1000.0]
+    monkeypatch.setattr(module.time, "monotonic", lambda: now[0])
+    here, there = module.Accounts(redis_client), module.Accounts(redis_client)
+    (ann, ann_token), (bob, bob_token) = here.create("ann"), here.create("bob")
+    (cid, cid_token) = here.create("cid")
+    for token in (ann_token, bob_token, cid_token):
+        here.authenticate(token)  # each checked at 1000
+    now[0] += 6
+    here.authenticate(ann_token)  # used since its check: bob's and cid's are not
+    here.authenticate(bob_token)
+    [bobs] = there.tokens(bob["id"])
+    there.revoke_token(bob["id"], bobs["id"])  # another process: this one still trusts it
+    assert here.authenticate(bob_token)["id"] == bob["id"]
+    sent: list[str] = []
+    real = redis_client.pipeline
+    monkeypatch.setattr(redis_client, "pipeline", lambda *a, **k: sent.append("pipeline")
+                        or real(*a, **k))
+    monkeypatch.setattr(redis_client, "get", lambda *a: sent.append("get") or pytest.fail())
+    now[0] = 1000 + module.TOKEN_CACHE_SECONDS
+    assert here.authenticate(ann_token)["id"] == ann["id"]  # due: ann and bob checked at once
+    assert sent == ["pipeline"]
+    assert here._tokens[module._token_key(ann_token)][1] == now[0]
+    assert module._token_key(bob_token) not in here._tokens  # revoked: forgotten
+    assert here._tokens[module._token_key(cid_token)][1] == 1000.0  # not used: left alone
+    monkeypatch.undo()
+    now[0] += 1
+    monkeypatch.setattr(module.time, "monotonic", lambda: now[0])
+    with pytest.raises(module.Unauthorized):
+        here.authenticate(bob_token)
+    assert here.authenticate(cid_token)["id"] == cid["id"]

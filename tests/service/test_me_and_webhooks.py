@@ -248,3 +248,35 @@ def test_another_players_token_cannot_be_revoked_or_rotated(api):
     assert api.client.delete(f"/v1/me/tokens/{anns}", headers=bob).status_code == 404
     assert api.client.post(f"/v1/me/tokens/{anns}/rotate", headers=bob).status_code == 404
     assert api.client.get("/v1/me", headers=ann).status_code == 200
+
+
+def test_a_moves_notices_and_their_webhooks_ride_on_its_append(api, redis_client, receiver,
+                                                               monkeypatch):
+    """A move's notices go in the append's own round trip (the store's outbox, issue 13): the
+    next player has their your_turn, and their webhook its delivery, with one EVALSHA sent."""
+    game_id, players = api.table("loot", 2)
+    me = [api.client.get("/v1/me", headers=h).json["id"] for h in players]
+    queued: list = []
+    inbox = api.service.inbox
+    hooks = _hooks(redis_client, queued)
+    monkeypatch.setattr(inbox, "webhooks", hooks)
+    seat = _first_to_act(api, game_id, players)
+    other = me[1 - seat]
+    hook = hooks.register(other, receiver.url, ["your_turn"])
+    mine = api.get(game_id, players[seat])
+    before = inbox.latest(other)
+    sent: list[tuple] = []
+    client = api.service.store.client
+    real, real_pipeline = client.execute_command, client.pipeline
+    monkeypatch.setattr(client, "execute_command", lambda *a, **k: sent.append(a) or real(*a, **k))
+    monkeypatch.setattr(client, "pipeline", lambda *a, **k: sent.append(("pipeline",))
+                        or real_pipeline(*a, **k))
+    response = api.send(game_id, players[seat], mine["legal_commands"][0], mine["version"])
+    monkeypatch.undo()
+    assert response.status_code == 200, response.json
+    assert [c[0] for c in sent] == ["EVALSHA"]
+    [notice] = [n for n in inbox.read(other, after=before) if n["kind"] == "your_turn"]
+    assert notice["game_id"] == game_id and notice["version"] == response.json["version"]
+    assert [args[:2] for args in queued] == [(other, hook["id"])]
+    [delivery] = hooks.deliveries(other, hook["id"])
+    assert delivery["notice"] == notice and delivery["status"] == "pending"

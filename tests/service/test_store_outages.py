@@ -14,6 +14,8 @@ from urllib.parse import urlparse
 import pytest
 import redis
 
+from events.redis_store import RedisEventStore
+from events.store import NewEvent
 from service.config import Config
 from service.http import create_app
 from tests import unlimited
@@ -230,3 +232,36 @@ def test_move_to_a_stopped_redis_is_503_and_its_retry_appends_once(tmp_path, cap
         assert api.service.store.last_version(game_id) == version + 1  # appended once
     finally:
         server.stop()
+
+
+def test_a_move_refused_by_the_append_leaves_no_snapshot_and_a_made_one_saves_it(api, monkeypatch):
+    """The projection after a move is folded before its append (for its notices, issue 13):
+    its snapshot is saved only once the append is made."""
+    game_id, players = api.table("tally", 1, {"target": 1000})
+    service = api.service
+    service.projector.snapshot_every = 1  # every append crosses a snapshot point
+    version = api.get(game_id)["version"]
+    real = service.store.append
+    elsewhere = RedisEventStore(service.store.client)  # another process's store
+
+    def moved_meanwhile(game, expected, events, *args, **kwargs):
+        # Another process's move lands first: this one's fold ahead of its append is made,
+        # then the append is refused.
+        elsewhere.append(game, expected, [NewEvent("added", {"seat": 0, "amount": 1}, "0")],
+                         "other")
+        try:
+            return real(game, expected, events, *args, **kwargs)
+        finally:
+            snapshots.append(service.store.load_snapshot(game_id))
+
+    snapshots: list = []
+    monkeypatch.setattr(service.store, "append", moved_meanwhile)
+    refused = api.send(game_id, players[0], {"type": "add", "amount": 3}, version)
+    monkeypatch.undo()
+    assert refused.status_code == 409, refused.json
+    [snapshot] = snapshots  # as the refused append left it
+    assert snapshot is None or snapshot.version <= version
+    made = api.send(game_id, players[0], {"type": "add", "amount": 3}, version + 1)
+    assert made.status_code == 200, made.json
+    snapshot = service.store.load_snapshot(game_id)
+    assert snapshot.version == version + 2 and snapshot.state["state"]["total"] == 4

@@ -9,10 +9,14 @@ previous answer, which also says who moves next (tally's legal commands are the 
 seat and turn, so a game reads them once, by a GET before the clock starts). No GET in the
 measured loop unless a move fails.
 
-Prints, per API-process count: moves/s, p50/p99 latency, errors, and the CPU the API processes
-and the three Redis nodes spent per request, with the machine's core count and load. On a
-machine with few cores the client, the API and Redis share them, which bounds the scaling: the
-figures say so rather than hide it. Bounded: about a minute and a half with the defaults.
+Prints, per API-process count: moves/s, p50/p99 latency, errors, the CPU the API processes,
+the three Redis nodes and the client spent per request, the cores each kept busy and how busy
+the whole machine was (every process on it, /proc/stat), with the core count and load; then
+whether moves/s rose with each step and, where it stopped, whether the machine's cores were
+all busy. On a machine with few cores the client, the API and Redis share them (and with
+whatever else runs there: under the kernel's autogroup scheduling a ``nice`` process of another
+session takes its share all the same), which bounds the scaling: the figures say so rather than
+hide it. Bounded: about two minutes with the defaults.
 
     python bench/cluster_scaling.py [--processes 1,2,4] [--games 64] [--seconds 15]
 """
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import json
 import os
 import statistics
@@ -147,7 +152,7 @@ def drive(port: int, games: int, seconds: float) -> dict[str, Any]:
             "p50_ms": 1000 * statistics.median(ordered) if ordered else float("nan"),
             "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
             if ordered else float("nan"),
-            "errors": errors}
+            "errors": errors, "client_cpu_s": time.process_time()}
 
 
 # -- the bench ---------------------------------------------------------------------------------
@@ -162,6 +167,13 @@ def _cpu_seconds(pids: list[int]) -> float:
             continue
         total += int(fields[11]) + int(fields[12])  # utime, stime
     return total / TICKS
+
+
+def _machine_ticks() -> tuple[int, int]:
+    """The whole machine's busy and total CPU ticks so far (/proc/stat), every process's."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return sum(fields) - idle, sum(fields)
 
 
 def _session_pids(session: int) -> list[int]:
@@ -233,17 +245,28 @@ def main() -> None:
             try:
                 api_pids = _session_pids(server.pid)
                 api_cpu, redis_cpu = _cpu_seconds(api_pids), _cpu_seconds(redis_pids)
+                began, machine = time.monotonic(), _machine_ticks()
                 ran = subprocess.run(
                     [sys.executable, __file__, "--drive", str(port), "--games",
                      str(options.games), "--seconds", str(options.seconds)],
                     capture_output=True, text=True, timeout=options.seconds + 300)
                 if ran.returncode != 0:
                     raise SystemExit(f"the client failed:\n{ran.stderr[-2000:]}")
+                wall = time.monotonic() - began
                 result = json.loads(ran.stdout)
-                # CPU over the whole client run (set-up, warm-up and window), per request sent.
+                # CPU over the whole client run (set-up, warm-up and window), per request sent,
+                # and as cores kept busy on average over that run.
                 requests = result["requests"]
-                result["api_cpu_ms"] = 1000 * (_cpu_seconds(api_pids) - api_cpu) / requests
-                result["redis_cpu_ms"] = 1000 * (_cpu_seconds(redis_pids) - redis_cpu) / requests
+                api_s = _cpu_seconds(api_pids) - api_cpu
+                redis_s = _cpu_seconds(redis_pids) - redis_cpu
+                result["api_cpu_ms"] = 1000 * api_s / requests
+                result["redis_cpu_ms"] = 1000 * redis_s / requests
+                result["client_cpu_ms"] = 1000 * result["client_cpu_s"] / requests
+                result["cores"] = {"API": api_s / wall, "Redis": redis_s / wall,
+                                   "client": result["client_cpu_s"] / wall}
+                busy, total = (now - then for now, then
+                               in zip(_machine_ticks(), machine, strict=True))
+                result["machine_cores"] = (os.cpu_count() or 1) * busy / max(total, 1)
                 result["load"] = os.getloadavg()[0]
             finally:
                 stop(server)
@@ -254,6 +277,29 @@ def main() -> None:
         queues.stop()
     print(f"\nload after: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} "
           "cores (the client, the API processes and the three Redis nodes share them)")
+    print(_verdict(rows))
+
+
+def _verdict(rows: list[tuple[int, dict[str, Any]]]) -> str:
+    """Whether moves/s rose with each step in API processes and, where it stopped, why."""
+    if len(rows) < 2:
+        return "one API process count only: nothing to compare"
+    rate = {count: result["moves"] / result["seconds"] for count, result in rows}
+    steps = list(itertools.pairwise(rows))
+    text = "moves/s by API processes: " + ", ".join(
+        f"{a} -> {b}: {rate[b] / rate[a]:.2f}x" for (a, _), (b, _) in steps)
+    for (a, _), (b, result) in steps:
+        if rate[b] < 1.05 * rate[a]:
+            busy, cores = result["machine_cores"], os.cpu_count() or 1
+            others = busy - sum(result["cores"].values())
+            why = (f"the machine's cores were busy ({busy:.2f} of {cores}, {others:.2f} of them "
+                   "by processes outside this bench), so more API processes only share them"
+                   if busy >= 0.9 * cores else
+                   f"yet the machine was not saturated ({busy:.2f} of {cores} cores busy): the "
+                   "limit is elsewhere (the client? see its cores above)")
+            rose = f"rose up to {a} API processes but did" if a != rows[0][0] else "did"
+            return f"{text}\nmoves/s {rose} not rise from {a} to {b}: {why}"
+    return f"{text}\nmoves/s rose with every step in API processes"
 
 
 def _print_row(count: int, result: dict[str, Any], first: dict[str, Any]) -> None:
@@ -264,7 +310,12 @@ def _print_row(count: int, result: dict[str, Any], first: dict[str, Any]) -> Non
     print(f"API processes {count}: {rate:7.0f} moves/s ({rate / base:.2f}x of 1)  "
           f"p50 {result['p50_ms']:6.1f} ms  p99 {result['p99_ms']:6.1f} ms  "
           f"errors {errors}{detail}  CPU/request: API {result['api_cpu_ms']:.2f} ms, "
-          f"Redis {result['redis_cpu_ms']:.2f} ms  (load {result['load']:.2f})", flush=True)
+          f"Redis {result['redis_cpu_ms']:.2f} ms, client {result['client_cpu_ms']:.2f} ms  "
+          f"(load {result['load']:.2f})", flush=True)
+    cores = result["cores"]
+    print(f"    cores busy on average: API {cores['API']:.2f}, Redis {cores['Redis']:.2f}, "
+          f"client {cores['client']:.2f}, together {sum(cores.values()):.2f} of "
+          f"{os.cpu_count()}; the whole machine {result['machine_cores']:.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,9 @@ Each subscriber keeps its own position and:
   is up to date joining a game others already follow);
 - renders a batch for its viewer through ``Batch.once``, so a batch is redacted (and a view
   computed) once per seat, spectator or auditor, not once per subscriber: the cache is keyed by
-  the viewer, so no subscriber can be handed another seat's rendering;
+  the viewer, so no subscriber can be handed another seat's rendering. The SSE feed renders to
+  bytes (service/shared_bytes.py), so every subscriber of one viewer writes the very same
+  object, framed as an HTTP chunk once;
 - never slows the others down: the reader only appends to the ring. A subscriber that falls
   more than ``BACKLOG`` batches behind (a slow client socket) has lost batches from the ring;
   it notices the hole and catches up from the log, then carries on live, so it stays

@@ -18,8 +18,12 @@ from service.http.context import bearer_token, ctx, optional_player
 from service.http.errors import end_on_outage
 from service.http.games import game_body
 from service.http.schemas import EventOut, EventPage, EventsQuery, StreamHeaders, StreamQuery
+from service.shared_bytes import SharedBytes
 
 EVENT_OUT = EventOut()  # the wire form, as in every other answer (seats as integers)
+# What every stream writes alike: one object each, so the worker frames it once (SharedBytes).
+CONNECTED = SharedBytes(b": connected\n\n")
+KEEP_ALIVE = SharedBytes(b": keep-alive\n\n")
 
 blp = Blueprint("events", __name__, url_prefix="/v1/games", description="The event log")
 
@@ -92,9 +96,9 @@ def _projection(tablestream, game_id: str, anonymous: bool):
 
 
 def _stream(service, game, game_id: str, viewer, after: int, end: int, heartbeat: float,
-            finished: bool, views: Callable[[Batch], str] | None = None,
-            game_over: bool = False) -> Iterator[str]:
-    yield ": connected\n\n"
+            finished: bool, views: Callable[[Batch], bytes] | None = None,
+            game_over: bool = False) -> Iterator[bytes]:
+    yield CONNECTED
     if finished:
         return
     if game_over:
@@ -102,7 +106,7 @@ def _stream(service, game, game_id: str, viewer, after: int, end: int, heartbeat
         # on): the rest of its log, up to its last event, then the end; no shared feed.
         events = service.store.read(game_id, after + 1)
         text, _ = _sse_events(service, game, events, viewer)
-        yield text + (views(Batch(events)) if views is not None and events else "")
+        yield text + (views(Batch(events)) if views is not None and events else b"")
         return
     metrics.SSE_CONNECTIONS.inc()
     try:
@@ -113,7 +117,7 @@ def _stream(service, game, game_id: str, viewer, after: int, end: int, heartbeat
 
 
 def _follow(service, game, game_id: str, viewer, after: int, end: int, heartbeat: float,
-            views: Callable[[Batch], str] | None = None) -> Iterator[str]:
+            views: Callable[[Batch], bytes] | None = None) -> Iterator[bytes]:
     """The caller's events after ``after`` from the process's shared feed of the game
     (service.fanout); ``end`` is the game's version as the caller found it."""
     store = service.store
@@ -124,10 +128,11 @@ def _follow(service, game, game_id: str, viewer, after: int, end: int, heartbeat
     with closing(batches):
         for batch in batches:
             if batch is None:
-                yield ": keep-alive\n\n"
+                yield KEEP_ALIVE
                 continue
-            # Redacted once per viewer (seat, spectator, auditor) for every subscriber of this
-            # process; the key is the viewer itself, so no one gets another seat's rendering.
+            # Redacted and encoded once per viewer (seat, spectator, auditor) for every
+            # subscriber of this process, which all write the very same bytes; the key is the
+            # viewer itself, so no one gets another seat's rendering.
             text, over = batch.once(("events", viewer),
                                     lambda b=batch: _sse_events(service, game, b.items, viewer))
             if views is not None:
@@ -140,33 +145,33 @@ def _follow(service, game, game_id: str, viewer, after: int, end: int, heartbeat
                 return
 
 
-def _sse_events(service, game, events: list[StoredEvent], viewer) -> tuple[str, bool]:
-    """``events`` as ``viewer`` may see them, as server-sent events, up to the game's last
-    (``seed_revealed``); whether that one was among them."""
+def _sse_events(service, game, events: list[StoredEvent], viewer) -> tuple[SharedBytes, bool]:
+    """``events`` as ``viewer`` may see them, as server-sent events (UTF-8), up to the game's
+    last (``seed_revealed``); whether that one was among them."""
     lines = []
     for event in events:
         body = EVENT_OUT.dump(service.public_event(game, event, viewer))
         lines.append(f"id: {event.version}\nevent: {event.type}\ndata: {json.dumps(body)}\n\n")
         if event.type == "seed_revealed":
-            return "".join(lines), True  # the game is over and its last event sent
-    return "".join(lines), False
+            return SharedBytes("".join(lines).encode()), True  # the game is over, its end sent
+    return SharedBytes("".join(lines).encode()), False
 
 
 def _version(event: StoredEvent) -> int:
     return event.version
 
 
-def _views(game_id: str, player) -> Callable[[Batch], str]:
+def _views(game_id: str, player) -> Callable[[Batch], bytes]:
     """The caller's picture after a batch, as an SSE ``game`` event: the projection is read
     once per batch and the picture made once per viewer, for all the subscribers sharing it."""
     service = ctx().service
 
-    def picture(batch: Batch) -> str:
+    def picture(batch: Batch) -> bytes:
         projection = batch.once("projection", lambda: service.projection(game_id))
         viewer = service.viewer_for(projection, player)  # a player who sat down since sees it
         return batch.once(("view", viewer), lambda: (
             # The same wire form as GET (times in Unix ms, seats as integers), not the raw body.
-            f"event: game\ndata: "
-            f"{wire.dumps(wire.game_out(game_body(game_id, player, projection))).decode()}\n\n"))
+            b"event: game\ndata: "
+            + wire.dumps(wire.game_out(game_body(game_id, player, projection))) + b"\n\n"))
 
     return picture

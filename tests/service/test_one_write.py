@@ -78,3 +78,66 @@ def test_readiness_poll_reports_stray_data_and_a_closed_peer_at_once():
         assert poll.poll(0)  # the server closed it: readable (EOF)
     finally:
         ours.close()
+
+
+def test_shared_bytes_are_framed_once_for_every_stream_writing_them():
+    from service.shared_bytes import SharedBytes
+
+    event = SharedBytes(b"id: 3\nevent: added\ndata: {}\n\n")
+    streams = [_response("GET") for _ in range(3)]
+    for response, _ in streams:
+        response.start_response("200 OK", [("Content-Type", "text/event-stream")])
+        response.write(event)
+    writes = [sock.writes[1] for _, sock in streams]
+    assert writes[0] == b"1D\r\nid: 3\nevent: added\ndata: {}\n\n\r\n"
+    assert all(write == writes[0] for write in writes)
+    assert event.chunk() is event.chunk()  # built on the first stream, reused by the others
+
+
+def test_a_chunk_larger_than_the_socket_buffer_is_sent_whole():
+    import gevent
+    from gevent import socket as gevent_socket
+
+    from service.gunicorn_worker import send_all
+
+    ours, theirs = gevent_socket.socketpair()
+    data = bytes(range(256)) * 40_000  # 10 MB: the first plain send takes only a part
+
+    def read_all() -> bytes:
+        got = bytearray()
+        while len(got) < len(data):
+            got += theirs.recv(1 << 20)
+        return bytes(got)
+
+    try:
+        reader = gevent.spawn(read_all)
+        send_all(ours, data)
+        assert reader.get(timeout=30) == data
+    finally:
+        ours.close()
+        theirs.close()
+
+
+def test_a_tls_socket_is_never_written_to_below_its_encryption():
+    from gevent import socket as gevent_socket
+
+    from service.gunicorn_worker import send_all
+
+    class Tls(gevent_socket.socket):  # gevent's SSLSocket is a subclass of its socket
+        def sendall(self, data, flags=0):
+            self.sent = bytes(data)
+
+    ours, theirs = gevent_socket.socketpair()
+    tls = Tls(fileno=ours.detach())
+    try:
+        send_all(tls, b"3\r\nabc\r\n")
+        assert tls.sent == b"3\r\nabc\r\n"  # through the TLS layer's own sendall
+        theirs.setblocking(False)
+        try:
+            raw = theirs.recv(64)
+        except BlockingIOError:
+            raw = b""
+        assert raw == b""  # nothing went around it in clear
+    finally:
+        tls.close()
+        theirs.close()

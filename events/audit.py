@@ -21,6 +21,7 @@ from events.projector import (
     apply,
     empty,
     takeback_barrier,
+    taken_back_by,
     with_batch_ends,
 )
 from events.store import StoredEvent
@@ -306,6 +307,10 @@ class _Rerun:
             raise _Bad(event.version, f"rewound into the middle of the move at {target}")
         barriers = self.game.undo_barriers | UNDO_BARRIERS
         window = self.events[target:event.version - 1]
+        undone = taken_back_by(window, target)
+        if undone is not None:
+            raise _Bad(event.version, f"rewound to {target}, which the rewind at version "
+                                      f"{undone.version} had taken back")
         for crossed in window:
             if crossed.type in barriers:
                 raise _Bad(event.version, f"rewound across {crossed.type} at version "

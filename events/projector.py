@@ -274,6 +274,19 @@ def with_batch_ends(events: list[StoredEvent], following: StoredEvent | None = N
         yield event, after is None or after.cmd != event.cmd
 
 
+def taken_back_by(window: list[StoredEvent], target: int) -> StoredEvent | None:
+    """The ``rewound`` of ``window`` (the events after version ``target``) that took
+    ``target`` itself back, or None: one going back to an earlier version.
+
+    Such a target is no position of the game as it stands. A takeback to it would redo the
+    moves already taken back (another seat's among them) and hide again what that rewind
+    showed everyone: in Mag Blast a fighter back in the returning zone, shown by a takeback,
+    went back into its owner's hand. ``takeback_barrier`` cannot see that (a rewind is a
+    platform event), so no takeback may land there."""
+    return next((e for e in window
+                 if e.type == "rewound" and e.data.get("to_version", target) < target), None)
+
+
 def takeback_barrier(start: Projection, window: list[StoredEvent], requester: int,
                      rewind_to: Callable[[int], Projection]) -> StoredEvent | None:
     """The first event of ``window`` that a takeback by ``requester`` to ``start`` (the

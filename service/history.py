@@ -8,7 +8,13 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from events.audit import transcript, verify_version
-from events.projector import UNDO_BARRIERS, Projection, machine_command_id, takeback_barrier
+from events.projector import (
+    UNDO_BARRIERS,
+    Projection,
+    machine_command_id,
+    takeback_barrier,
+    taken_back_by,
+)
 from events.store import NewEvent, StoredEvent
 from games.core import AUDITOR, Viewer
 from service.errors import Conflict, Forbidden, NotFound, RuleViolation
@@ -42,9 +48,10 @@ class HistoryMixin:
         """A seat asks to take back its own last move(s) to ``to_version``.
 
         Refused across anything that revealed hidden information or randomness
-        (``takeback_barrier``). Granted at once when no other human must agree (bots
-        consent); otherwise every other human seat must accept. Reads only the stretch of the
-        log being taken back (plus the snapshot before it), never the whole log.
+        (``takeback_barrier``), and to a version an earlier takeback took back
+        (``taken_back_by``: that would be a redo). Granted at once when no other human must
+        agree (bots consent); otherwise every other human seat must accept. Reads only the
+        stretch of the log being taken back (plus the snapshot before it), never the whole log.
         """
         projection = self.projection(game_id)
         seat = self._seat(projection, player_id)
@@ -107,6 +114,12 @@ class HistoryMixin:
         if later and later[0].cmd == target.cmd:
             raise RuleViolation("invalid_undo_target",
                                 f"Version {to_version} is in the middle of a move.")
+        undone = taken_back_by(later, to_version)
+        if undone is not None:
+            raise RuleViolation("invalid_undo_target",
+                                f"Version {to_version} was taken back at version "
+                                f"{undone.version}; choose a version of the game as it stands.",
+                                details={"version": undone.version})
         if not any(e.command is not None and e.seat == str(seat) for e in later):
             raise RuleViolation("nothing_to_undo", "You made no move after that version.")
         start = self.projector.load(game_id, upto=to_version)

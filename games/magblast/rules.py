@@ -37,15 +37,14 @@ from games.core import (
     Bot,
     Command,
     Event,
-    Game,
     Prompt,
     Rng,
     Seat,
-    Seen,
     State,
     Viewer,
     ensure,
 )
+from games.expert_shortlist import ShortlistGame
 from games.magblast import attack, bot, chain, legal, turn, views
 from games.magblast.data import (
     ACTION_IDS,
@@ -152,7 +151,7 @@ def _settle_card(state: State, card: str) -> None:
                 link["gone"] = True
 
 
-class MagBlast(Game):
+class MagBlast(ShortlistGame):
     name = "magblast"
     title = "Mag Blast"
     min_seats = 2
@@ -166,6 +165,7 @@ class MagBlast(Game):
                                CARDS_DRAWN, FLEET_DRAWN, HAND_RAIDED, ACTION_DECK_RESHUFFLED,
                                FLEET_DECK_RESHUFFLED, NO_MERCY_AGREED})
     bot_levels = ("random", "basic", "expert")
+    expert_hooks = bot  # shortlist, sample_state, evaluate (games/expert_shortlist.py)
     # The expert (games/expert.py over games/expert_shortlist.py): its budget in playouts per
     # think-time ms (1 / CPU ms of a playout, bench/expert_bot.py), and the decisions a playout
     # plays (about two turns of a 2-player game) before ``evaluate`` scores the fleets.
@@ -533,17 +533,7 @@ class MagBlast(Game):
     def bot(self, level: str) -> Bot:
         if level == "basic":
             return bot.basic_bot
-        if level == "expert":
-            from games.expert_shortlist import ShortlistExpert  # the search imports the kernel
-
-            return ShortlistExpert(self, bot.shortlist)
         return super().bot(level)
-
-    def sample_state(self, seen: Seen, rng: Rng) -> State:
-        return bot.sample_state(seen, rng)
-
-    def evaluate(self, state: State, seat: Seat) -> float:
-        return bot.evaluate(state, seat)
 
     def copy_state(self, state: State) -> State:
         return clone(state)

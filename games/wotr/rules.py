@@ -29,7 +29,6 @@ from games.core import (
     AUDITOR,
     Command,
     Event,
-    Game,
     Prompt,
     Rejected,
     Rng,
@@ -39,6 +38,7 @@ from games.core import (
     Viewer,
     ensure,
 )
+from games.expert_shortlist import ShortlistGame
 from games.wotr import battle, bot, views
 from games.wotr.data import (
     DECKS,
@@ -152,7 +152,7 @@ def _forced(army: Army, blocked: Callable[[str], bool]) -> int:
     return sum(f[0] + f[1] for n, f in army.items() if blocked(n))
 
 
-class WarOfTheRing(Game):
+class WarOfTheRing(ShortlistGame):
     name = "wotr"
     title = "War of the Ring — the war of nations"
     min_seats = 2
@@ -163,6 +163,7 @@ class WarOfTheRing(Game):
     undo_barriers = frozenset({GAME_STARTED, CARD_DRAWN, "dice_rolled", "combat_rolled",
                                "combat_cards_revealed"})
     bot_levels = ("random", "basic", "expert")
+    expert_hooks = bot  # shortlist, sample_state, evaluate (games/expert_shortlist.py)
     # The expert (games/expert.py over games/expert_shortlist.py): its budget in playouts per
     # think-time ms (1 / CPU ms of a playout, bench/expert_bot.py), and the decisions a playout
     # plays before ``evaluate`` scores VP progress and army strength. A game is ~200 decisions
@@ -547,17 +548,7 @@ class WarOfTheRing(Game):
     def bot(self, level: str) -> Callable[[Seen, Rng], Command]:
         if level == "basic":
             return bot.level(level)
-        if level == "expert":
-            from games.expert_shortlist import ShortlistExpert  # the search imports the kernel
-
-            return ShortlistExpert(self, bot.shortlist)
         return super().bot(level)
-
-    def sample_state(self, seen: Seen, rng: Rng) -> State:
-        return bot.sample_state(seen, rng)
-
-    def evaluate(self, state: State, seat: Seat) -> float:
-        return bot.evaluate(state, seat)
 
 
 _HIDDEN_DATA = frozenset({COMBAT_CARD_CHOSEN, CARD_DRAWN, GAME_STARTED})

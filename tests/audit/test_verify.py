@@ -296,6 +296,38 @@ def test_takebacks_across_barriers_or_into_a_move_fail():
     assert failed_at(doc) == rewound
 
 
+def test_a_takeback_to_a_version_already_taken_back_fails(store):
+    """A rewind into a stretch an earlier rewind took back (a redo: the service refuses it as
+    ``invalid_undo_target``) fails the audit at that rewind."""
+    service = GameService(store, seed_factory=lambda: "undo-seed")
+    game_id = service.create_game("p0", "tally", {"target": 50},
+                                  [{"kind": "human"}, {"kind": "bot", "level": "random"}])
+    service.start(game_id, "p0")
+    for amount in (1, 2, 3, 1, 2):
+        projection = service.projection(game_id)
+        seat = int(next(iter(projection.opened)))
+        service.act(game_id, seat, {"type": "add", "amount": amount}, projection.version, None)
+    first = service.projection(game_id).version
+    taken = service.request_undo(game_id, "p0", to_version=first - 4)
+    projection = service.projection(game_id)
+    seat = int(next(iter(projection.opened)))
+    service.act(game_id, seat, {"type": "add", "amount": 2}, projection.version, None)
+    doc = transcript(game_id, store.read(game_id), service.seed(game_id))
+    assert verify(doc).ok, str(verify(doc))
+    events = doc["events"]
+    dead = next(v for v in range(first - 3, taken.version - 1)
+                if events[v - 1]["cmd"] != events[v]["cmd"])  # between two taken-back moves
+    last = events[-1]
+    for type_, data in (("undo_requested", {"seat": 0, "to_version": dead, "waiting": []}),
+                        ("rewound", {"to_version": dead})):
+        events.append({"version": len(events) + 1, "type": type_, "data": data,
+                       "seat": "system", "cmd": "forged-undo", "at": last["at"],
+                       "prev": "", "hash": ""})
+    finding = verify(rehash(doc))
+    assert (finding.ok, finding.version) == (False, len(events)), str(finding)
+    assert "taken back" in finding.reason
+
+
 def test_illegal_command_names_the_rule():
     doc, _ = recorded("tally")
     target = middle_run(doc)[0]

@@ -255,6 +255,37 @@ def test_a_move_repeated_after_a_takeback_meets_the_same_random_outcome(seeded_a
         [e.data for e in twin if e.type == "card_drawn"]
 
 
+@pytest.mark.skipif("tally" not in REGISTRY, reason="no tally")
+def test_a_takeback_to_a_version_already_taken_back_is_refused(api):
+    """A target inside a stretch an earlier takeback undid is no position of the game as it
+    stands: rewinding there would redo the moves taken back (a bot's among them) and hide
+    again what the first rewind showed everyone (the flaky Mag Blast leak scan: a fighter in
+    the returning zone, shown again by a takeback, went back to its owner's hand)."""
+    game_id, players = _long_tally(api, 6)
+    first = api.log_length(game_id)  # six adds: versions first - 5 .. first
+    response = api.client.post(f"/v1/games/{game_id}/undo", headers=players[0],
+                               json={"to_version": first - 4})
+    assert response.status_code == 200, response.json
+    rewound = api.log_length(game_id)
+    api.service.act(game_id, 0, {"type": "add", "amount": 1}, rewound, "add-after")
+    latest = api.log_length(game_id)
+    for dead in range(first - 3, rewound - 1):  # taken back by the rewind (or its request)
+        response = api.client.post(f"/v1/games/{game_id}/undo", headers=players[0],
+                                   json={"to_version": dead})
+        assert response.status_code == 422, (dead, response.json)
+        assert response.json["code"] == "invalid_undo_target", (dead, response.json)
+        assert response.json["details"]["version"] == rewound
+    assert api.log_length(game_id) == latest
+    for alive in (rewound, first - 4, first - 5):  # the rewind itself, or before the stretch
+        state = api.service.replay(game_id, alive).state
+        response = api.client.post(f"/v1/games/{game_id}/undo", headers=players[0],
+                                   json={"to_version": alive})
+        assert response.status_code == 200, (alive, response.json)
+        assert api.service.projection(game_id).state == state
+        api.service.act(game_id, 0, {"type": "add", "amount": 1}, api.log_length(game_id),
+                        f"add-again-{alive}")
+
+
 def test_nothing_to_take_back_is_a_clear_error(api):
     game_id, players = api.table("tally", 2)
     response = api.client.post(f"/v1/games/{game_id}/undo", headers=players[0], json={})

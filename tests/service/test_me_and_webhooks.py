@@ -253,7 +253,8 @@ def test_another_players_token_cannot_be_revoked_or_rotated(api):
 def test_a_moves_notices_and_their_webhooks_ride_on_its_append(api, redis_client, receiver,
                                                                monkeypatch):
     """A move's notices go in the append's own round trip (the store's outbox, issue 13): the
-    next player has their your_turn, and their webhook its delivery, with one EVALSHA sent."""
+    next player has their your_turn, and their webhook its delivery, with one EVALSHA sent. On
+    Redis Cluster the inboxes are in other slots than the game, so they follow in a pipeline."""
     game_id, players = api.table("loot", 2)
     me = [api.client.get("/v1/me", headers=h).json["id"] for h in players]
     queued: list = []
@@ -274,7 +275,8 @@ def test_a_moves_notices_and_their_webhooks_ride_on_its_append(api, redis_client
     response = api.send(game_id, players[seat], mine["legal_commands"][0], mine["version"])
     monkeypatch.undo()
     assert response.status_code == 200, response.json
-    assert [c[0] for c in sent] == ["EVALSHA"]
+    round_trips = ["EVALSHA"] if api.service.store.has_outbox else ["EVALSHA", "pipeline"]
+    assert [c[0] for c in sent] == round_trips
     [notice] = [n for n in inbox.read(other, after=before) if n["kind"] == "your_turn"]
     assert notice["game_id"] == game_id and notice["version"] == response.json["version"]
     assert [args[:2] for args in queued] == [(other, hook["id"])]

@@ -256,7 +256,13 @@ def shortlist(seen: Seen, favourite: Command, size: int = EXPERT_CANDIDATES) -> 
     phase or turn), the attacks ``basic`` scores highest, then the rest in legal order; at most
     ``size``. An attack phase offers dozens of Blasts and a search over all of them would spend
     the think time on two worlds each; this reads only the seat's view and legal commands."""
-    legal = seen.legal
+    # A ship moved this turn may move again within its speed of where it started, so a search
+    # that finds moving it a shade better each time shuffles it back and forth forever (seen: a
+    # game of 8,700 steps in one Maneuver phase). The expert moves each ship once a turn; only
+    # basic's own choice (which only ever fills an empty zone) may move one again.
+    moved = seen.view.get("origins") or {}
+    legal = [c for c in seen.legal
+             if c == favourite or not (c["type"] == "move" and c.get("ship") in moved)]
     out = [favourite] if favourite in legal else []
     out += [c for c in legal if c["type"] in _QUIET and c not in out]
     attacks = [c for c in legal if c["type"] in ("blast", "launch") and c not in out]

@@ -69,3 +69,25 @@ def test_basic_fluxes_an_answer_that_cancels_its_own_attack():
                 (A, {"type": "blast", "card": BEAM, "ship": CRUISER, "target": CRUISER2,
                      "sound": "pew"}), (B, {"type": "respond", "card": "evasive_action-1"}))
     assert choose(state, A) == {"type": "respond", "card": "temporal_flux-1"}
+
+
+def test_the_expert_does_not_search_moving_again_a_ship_it_moved_this_turn():
+    """A ship may move again within its speed of where it started, and a search that found
+    moving it a shade better each time shuffled it forever (a self-play game of 8,700 steps in
+    one Maneuver phase); the expert's shortlist keeps each ship to one move a turn."""
+    from games.magblast.bot import shortlist
+
+    a = {"n": [SCOUT, DINK], "e": [CRUISER], "s": [DREAD], "w": []}
+    state = table([a, four(DESTROYER2, CRUISER2, ZEUS, SCOUT2)], [[]], phase="maneuver")
+    first = {"type": "move", "ship": SCOUT, "zone": "e"}
+    before = GAME.seen(state, A)
+    assert first in before.legal and first in shortlist(before, {"type": "end_phase"}, 99)
+    state = run(state, (A, first))
+    seen = GAME.seen(state, A)
+    again = [c for c in seen.legal if c["type"] == "move" and c["ship"] == SCOUT]
+    assert again, "the rules let the moved ship move again"
+    searched = shortlist(seen, {"type": "end_phase"}, 99)
+    assert not [c for c in searched if c in again]
+    assert {"type": "end_phase"} in searched
+    assert [c for c in searched if c["type"] == "move" and c["ship"] == DINK]
+    assert again[0] in shortlist(seen, again[0], 99)  # basic's own choice is always kept

@@ -28,6 +28,15 @@ def ship(name: str) -> str:
     return BY_NAME[name]
 
 
+# The fleet ships the rules tests name, by their part on a scripted table.
+SCOUT, SCOUT2, DINK = ship("Scular"), ship("Chezill"), ship("Dink")
+CRUISER, CRUISER2 = ship("Valent"), ship("Corvoss")
+DESTROYER, DESTROYER2 = ship("Terral"), ship("Vlero")
+DREAD, ZEUS = ship("Ferdt"), ship("Zeus")
+SWEEPER, CARRIER, CARRIER2 = ship("Portellis"), ship("Vengarr"), ship("Woden")
+GUNSHIP = ship("Falladir")
+
+
 def card(kind: str, n: int = 1) -> str:
     return f"{kind}-{n}"
 

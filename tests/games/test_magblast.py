@@ -9,14 +9,25 @@ from games.core import SPECTATOR, Rng
 from games.magblast import GAME
 from games.magblast.data import ACTIONS, COMMAND_SHIPS, KINDS, SHIPS, ZONES, kind
 from tests.games.dsl import ev, given, given_state
-from tests.games.magblast_table import A, B, C, conserved, plain, ship, table, with_icons
-
-SCOUT, SCOUT2, DINK = ship("Scular"), ship("Chezill"), ship("Dink")
-CRUISER, CRUISER2 = ship("Valent"), ship("Corvoss")
-DESTROYER, DESTROYER2 = ship("Terral"), ship("Vlero")
-DREAD, ZEUS = ship("Ferdt"), ship("Zeus")
-SWEEPER = ship("Portellis")
-CARRIER = ship("Vengarr")
+from tests.games.magblast_table import (
+    CARRIER,
+    CRUISER,
+    CRUISER2,
+    DESTROYER,
+    DINK,
+    DREAD,
+    SCOUT,
+    SCOUT2,
+    SWEEPER,
+    ZEUS,
+    A,
+    B,
+    C,
+    conserved,
+    plain,
+    table,
+    with_icons,
+)
 
 
 def four(*ships):

@@ -8,23 +8,28 @@ from games.magblast import GAME
 from games.magblast.data import ZONES
 from tests.games.dsl import ev, given_state
 from tests.games.magblast_table import (
+    CARRIER,
+    CRUISER,
+    CRUISER2,
+    DESTROYER,
+    DESTROYER2,
+    DINK,
+    DREAD,
+    GUNSHIP,
+    SCOUT,
+    SCOUT2,
+    SWEEPER,
+    ZEUS,
     A,
     B,
     C,
     conserved,
     pass_idle_windows,
     plain,
-    ship,
     table,
     with_icons,
 )
 
-SCOUT, SCOUT2, DINK = ship("Scular"), ship("Chezill"), ship("Dink")
-CRUISER, CRUISER2 = ship("Valent"), ship("Corvoss")
-DESTROYER, DESTROYER2 = ship("Terral"), ship("Vlero")
-DREAD, ZEUS = ship("Ferdt"), ship("Zeus")
-SWEEPER, CARRIER, CARRIER2 = ship("Portellis"), ship("Vengarr"), ship("Woden")
-GUNSHIP = ship("Falladir")
 LASER, LASER2 = plain("laser_blast", 1), plain("laser_blast", 2)
 BEAM, BEAM2, MAG = plain("beam_blast", 1), plain("beam_blast", 2), plain("mag_blast", 1)
 FIGHTER, FIGHTER2 = "fighter-1", "fighter-2"

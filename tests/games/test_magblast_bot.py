@@ -4,14 +4,24 @@ from __future__ import annotations
 
 from games.core import Rng
 from games.magblast import GAME
-from games.magblast.bot import basic_bot
+from games.magblast.bot import basic_bot, shortlist
 from games.magblast.data import ZONES
-from tests.games.magblast_table import A, B, plain, ship, table
+from tests.games.magblast_table import (
+    CRUISER,
+    CRUISER2,
+    DESTROYER,
+    DESTROYER2,
+    DINK,
+    DREAD,
+    SCOUT,
+    SCOUT2,
+    ZEUS,
+    A,
+    B,
+    plain,
+    table,
+)
 
-SCOUT, SCOUT2, DINK = ship("Scular"), ship("Chezill"), ship("Dink")
-CRUISER, CRUISER2 = ship("Valent"), ship("Corvoss")
-DESTROYER, DESTROYER2 = ship("Terral"), ship("Vlero")
-DREAD, ZEUS = ship("Ferdt"), ship("Zeus")
 LASER, BEAM = plain("laser_blast", 1), plain("beam_blast", 1)
 
 
@@ -75,8 +85,6 @@ def test_the_expert_does_not_search_moving_again_a_ship_it_moved_this_turn():
     """A ship may move again within its speed of where it started, and a search that found
     moving it a shade better each time shuffled it forever (a self-play game of 8,700 steps in
     one Maneuver phase); the expert's shortlist keeps each ship to one move a turn."""
-    from games.magblast.bot import shortlist
-
     a = {"n": [SCOUT, DINK], "e": [CRUISER], "s": [DREAD], "w": []}
     state = table([a, four(DESTROYER2, CRUISER2, ZEUS, SCOUT2)], [[]], phase="maneuver")
     first = {"type": "move", "ship": SCOUT, "zone": "e"}

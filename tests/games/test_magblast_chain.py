@@ -9,13 +9,27 @@ from games.core import Rng
 from games.magblast import GAME
 from games.magblast.data import ZONES
 from tests.games.dsl import ev, given_state
-from tests.games.magblast_table import A, B, C, D, conserved, plain, ship, table, with_icons
+from tests.games.magblast_table import (
+    CARRIER,
+    CARRIER2,
+    CRUISER,
+    CRUISER2,
+    DESTROYER,
+    DESTROYER2,
+    DREAD,
+    SCOUT,
+    SCOUT2,
+    ZEUS,
+    A,
+    B,
+    C,
+    D,
+    conserved,
+    plain,
+    table,
+    with_icons,
+)
 
-SCOUT, SCOUT2 = ship("Scular"), ship("Chezill")
-CRUISER, CRUISER2 = ship("Valent"), ship("Corvoss")
-DESTROYER, DESTROYER2 = ship("Terral"), ship("Vlero")
-DREAD, ZEUS = ship("Ferdt"), ship("Zeus")
-CARRIER, CARRIER2 = ship("Vengarr"), ship("Woden")
 BEAM, LASER = plain("beam_blast", 1), plain("laser_blast", 1)
 LASER2, LASER3 = plain("laser_blast", 2), plain("laser_blast", 3)
 EVADE, EVADE2 = "evasive_action-1", "evasive_action-2"

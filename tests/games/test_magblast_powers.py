@@ -8,6 +8,16 @@ from games.magblast import GAME
 from games.magblast.data import ZONES
 from tests.games.dsl import given_state
 from tests.games.magblast_table import (
+    CARRIER,
+    CRUISER,
+    CRUISER2,
+    DESTROYER,
+    DESTROYER2,
+    DINK,
+    DREAD,
+    SCOUT,
+    SCOUT2,
+    ZEUS,
     A,
     B,
     C,
@@ -15,16 +25,10 @@ from tests.games.magblast_table import (
     conserved,
     pass_idle_windows,
     plain,
-    ship,
     table,
     with_icons,
 )
 
-SCOUT, SCOUT2, DINK = ship("Scular"), ship("Chezill"), ship("Dink")
-CRUISER, CRUISER2 = ship("Valent"), ship("Corvoss")
-DESTROYER, DESTROYER2 = ship("Terral"), ship("Vlero")
-DREAD, ZEUS = ship("Ferdt"), ship("Zeus")
-CARRIER = ship("Vengarr")
 BEAM, BEAM2 = plain("beam_blast", 1), plain("beam_blast", 2)
 LASER, MAG = plain("laser_blast", 1), plain("mag_blast", 1)
 STAR = [with_icons("laser_blast", "star"), with_icons("beam_blast", "star"),

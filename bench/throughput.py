@@ -103,36 +103,37 @@ def _log(directory: str, name: str) -> Any:
 
 
 @contextlib.contextmanager
-def tablestream(redis_url: str, data_dir: str) -> Iterator[tuple[subprocess.Popen, str]]:
+def _server(argv: list[str], env: dict[str, str], log: Any, ready_path: str,
+            what: str) -> Iterator[tuple[subprocess.Popen, str]]:
+    """Start ``argv`` on a free port (``{port}`` in an argument is replaced by it), wait until
+    ``ready_path`` answers, yield the process and its /v1 base, and stop it."""
     port = free_port()
+    process = subprocess.Popen([arg.format(port=port) for arg in argv], env=env, cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
+    try:
+        wait_ready(f"http://127.0.0.1:{port}{ready_path}", process, what)
+        yield process, f"http://127.0.0.1:{port}/v1"
+    finally:
+        stop(process)
+
+
+def tablestream(redis_url: str, data_dir: str) -> contextlib.AbstractContextManager[
+        tuple[subprocess.Popen, str]]:
     env = {**os.environ, **UNLIMITED, "REDIS_URL": redis_url, "TABLESTREAM_DATA": data_dir,
            "TABLESTREAM_WORKER_CLASS": WORKER}
-    process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-                                "--job-workers", "0", "--web-workers", WEB_WORKERS],
-                               env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                               stderr=_log(data_dir, "tablestream.log"), start_new_session=True)
-    try:
-        wait_ready(f"http://127.0.0.1:{port}/healthz", process, "tablestream serve")
-        yield process, f"http://127.0.0.1:{port}/v1"
-    finally:
-        stop(process)
+    return _server([sys.executable, "-m", "service.cli", "serve", "--port", "{port}",
+                    "--job-workers", "0", "--web-workers", WEB_WORKERS],
+                   env, _log(data_dir, "tablestream.log"), "/healthz", "tablestream serve")
 
 
-@contextlib.contextmanager
-def bare(redis_url: str, log_dir: str) -> Iterator[tuple[subprocess.Popen, str]]:
-    port = free_port()
+def bare(redis_url: str, log_dir: str) -> contextlib.AbstractContextManager[
+        tuple[subprocess.Popen, str]]:
     env = {**os.environ, "REDIS_URL": redis_url}
-    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "--worker-class", WORKER,
-                                "--workers", WEB_WORKERS, "--worker-connections", "2000",
-                                "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
-                                "--config", "python:service.gunicorn_conf", "bench.bare_app:app"],
-                               env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                               stderr=_log(log_dir, "bare.log"), start_new_session=True)
-    try:
-        wait_ready(f"http://127.0.0.1:{port}/", process, "the bare Flask app")
-        yield process, f"http://127.0.0.1:{port}/v1"
-    finally:
-        stop(process)
+    return _server([sys.executable, "-m", "gunicorn", "--worker-class", WORKER,
+                    "--workers", WEB_WORKERS, "--worker-connections", "2000",
+                    "--bind", "127.0.0.1:{port}", "--log-level", "warning",
+                    "--config", "python:service.gunicorn_conf", "bench.bare_app:app"],
+                   env, _log(log_dir, "bare.log"), "/", "the bare Flask app")
 
 
 class LoadGen:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from inspect import iscoroutinefunction, isfunction
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +46,27 @@ EXPOSED_HEADERS = ["ETag", "Idempotent-Replayed", "Retry-After", "Location",
                    observability.REQUEST_ID_HEADER]
 
 
+class App(Flask):
+    """Flask, asking once per function whether it is a coroutine function: ``ensure_sync`` asks
+    it of every hook, view and decorator on every request (ten ``inspect`` calls a move)."""
+
+    _SYNC_CACHE_SIZE = 4096  # functions: the app's hooks, views and wrappers are far fewer
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self._is_coroutine: dict[Callable[..., Any], bool] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        # A view's method comes bound to a new view object each request: ask of its function.
+        key = getattr(func, "__func__", func)
+        known = self._is_coroutine.get(key)
+        if known is None:
+            known = iscoroutinefunction(func)
+            if isfunction(key) and len(self._is_coroutine) < self._SYNC_CACHE_SIZE:
+                self._is_coroutine[key] = known
+        return self.async_to_sync(func) if known else func
+
+
 def create_app(config: Config | None = None, followups: Any = None,
                redis_client: Any = None, **service_options: Any) -> Flask:
     """The Flask app over one Redis (the embedded one unless ``config.redis_url`` is set)."""
@@ -52,7 +75,7 @@ def create_app(config: Config | None = None, followups: Any = None,
     config = config or Config.from_env()
     if redis_client is None:
         redis_client = connect(config.redis_url or _embedded_url(config))
-    app = Flask("tablestream")
+    app = App("tablestream")
     app.config.update(API_TITLE="Tablestream", API_VERSION=API_VERSION, OPENAPI_VERSION="3.1.0",
                       JSON_SORT_KEYS=False, API_SPEC_OPTIONS=_spec_options(), **_docs_config())
     observability.install(app, enabled=config.access_log)

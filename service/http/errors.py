@@ -67,12 +67,13 @@ def limit_body() -> None:
     A declared Content-Length is checked unread. A chunked body is read up to the limit (werkzeug
     stops there without a word, which would parse a truncated body), then one byte more.
     """
-    limit = request.max_content_length
-    size = request.content_length
+    req = request._get_current_object()  # once: each use of the proxy looks it up again
+    limit = req.max_content_length
+    size = req.content_length
     if limit is not None and size is None \
-            and "chunked" in request.headers.get("Transfer-Encoding", "").lower():
-        size = len(request.get_data(cache=True))
-        if size >= limit and request.environ["wsgi.input"].read(1):
+            and "chunked" in req.headers.get("Transfer-Encoding", "").lower():
+        size = len(req.get_data(cache=True))
+        if size >= limit and req.environ["wsgi.input"].read(1):
             size += 1
     if limit is not None and size is not None and size > limit:
         raise RequestEntityTooLarge(f"The request body is over {limit} bytes, the limit.")

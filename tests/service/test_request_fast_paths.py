@@ -101,3 +101,42 @@ def test_a_plain_command_does_not_go_through_webargs(api, monkeypatch):
     monkeypatch.setattr(BadRequestParser, "parse", refuse)
     response = api.send(game_id, headers, {"type": "add", "amount": 1}, version)
     assert response.status_code == 200, response.json
+
+
+def test_the_access_log_line_is_written_as_its_handler_writes_it(api):
+    import io
+    import logging
+
+    from service.http import observability
+
+    assert observability._own is not None, "the access log has its own handler"
+    handler, _ = observability._own
+    logger = logging.getLogger(observability.ACCESS_LOGGER)
+    stream = io.StringIO()
+    previous = handler.setStream(stream)
+    try:
+        api.client.get("/v1/games/catalog", headers={"X-Request-ID": "short-way"})
+        logger.addFilter(lambda record: "long-way" not in record.getMessage())
+        try:
+            api.client.get("/v1/games/catalog", headers={"X-Request-ID": "long-way"})
+            api.client.get("/v1/games/catalog", headers={"X-Request-ID": "filtered-in"})
+        finally:
+            logger.filters.clear()
+    finally:
+        handler.setStream(previous)
+    lines = stream.getvalue().split("\n")
+    assert lines[-1] == ""
+    assert [json.loads(line)["request_id"] for line in lines[:-1]] == ["short-way",
+                                                                        "filtered-in"]
+
+
+def test_a_new_request_id_is_a_random_uuid():
+    import uuid
+
+    from service.http.observability import new_request_id
+
+    ids = {new_request_id() for _ in range(100)}
+    assert len(ids) == 100
+    for rid in ids:
+        parsed = uuid.UUID(hex=rid)
+        assert parsed.version == 4 and parsed.variant == uuid.RFC_4122 and parsed.hex == rid

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
+from json.encoder import encode_basestring  # what canonical() escapes a str with
 from typing import Any
 
 from events.store import StoredEvent
@@ -37,6 +38,26 @@ def event_hash(version: int, type: str, data: Any, seat: str, cmd: str, at: int,
     if command is not None:
         body["command"] = command
     return hashlib.sha256(canonical(body)).hexdigest()
+
+
+def envelope_hash(version: int, type: str, data: bytes, seat: str, cmd: str, at: int,
+                  prev: str, command: bytes | None = None) -> str:
+    """``event_hash`` of an event whose ``data`` and ``command`` are given as their canonical
+    JSON (an append has them already): the envelope's canonical JSON put together around them,
+    the same bytes ``canonical`` writes for the whole envelope, without encoding them again."""
+    parts = [b'{"at":', str(int(at)).encode(), b',"cmd":', _string(cmd)]
+    if command is not None:
+        parts += [b',"command":', command]
+    parts += [b',"data":', data, b',"prev":', _string(prev), b',"seat":', _string(seat),
+              b',"type":', _string(type), b',"version":', str(int(version)).encode(), b"}"]
+    return hashlib.sha256(b"".join(parts)).hexdigest()
+
+
+def _string(value: str) -> bytes:
+    """A str as ``canonical`` writes it (the encoder's own string escaping)."""
+    if type(value) is not str:
+        raise TypeError(f"an envelope field is a str, not {type(value).__name__}")
+    return encode_basestring(value).encode("utf-8")
 
 
 def stored_event_hash(event: StoredEvent) -> str:

@@ -28,7 +28,7 @@ from redis.exceptions import ClusterDownError, SlotNotCoveredError, TryAgainErro
 from redis.retry import Retry
 
 from events.archive import Archive, ArchiveCorrupt, pack, unpack
-from events.codec import GENESIS, canonical, event_hash
+from events.codec import GENESIS, canonical, envelope_hash
 from events.store import (
     AppendResult,
     CommandRecord,
@@ -349,9 +349,11 @@ class RedisEventStore:
             data = json.loads(canonical(event.data))
             body = canonical(data)
             command = None if event.command is None else json.loads(canonical(event.command))
-            link_next = event_hash(version, event.type, data, seat, cmd, at, link, command)
+            command_body = None if command is None else canonical(command)
+            link_next = envelope_hash(version, event.type, body, seat, cmd, at, link,
+                                      command_body)
             args += [event.type, body, seat, cmd, at, link, link_next,
-                     "" if command is None else canonical(command)]
+                     "" if command_body is None else command_body]
             stored.append(StoredEvent(version, event.type, data, seat, cmd, at, link, link_next,
                                       command))
             link = link_next

@@ -21,7 +21,7 @@ class Commands(MethodView):
     def post(self, body, game_id):
         """Send a command for your seat at the version you saw."""
         tablestream = ctx()
-        player = current_player()
+        player = current_player(tablestream=tablestream)
         tablestream.limiter.check(player["id"])
         expected = body.pop("expected_version")
         command_id = body.pop("command_id", None)
@@ -33,7 +33,7 @@ class Commands(MethodView):
                 "events": [tablestream.service.public_event(game, e, viewer)
                            for e in outcome.events],
                 # What the mover needs next, so a client plays with one request per move.
-                "game": game_body(game_id, player, projection)}
+                "game": game_body(game_id, player, projection, tablestream, viewer)}
         # A retry gets the first answer's body; the header says it was not appended again.
         return answer(command_out(body), 200,
                       {"Idempotent-Replayed": "true" if outcome.duplicate else "false"})

@@ -56,9 +56,10 @@ def refuse_token_in_url() -> None:
                          "streams accept access_token in their URL.")
 
 
-def current_player(from_url: bool = False) -> dict[str, Any]:
+def current_player(from_url: bool = False, tablestream: Tablestream | None = None
+                   ) -> dict[str, Any]:
     """The authenticated caller (401 problem when the token is missing or wrong)."""
-    player = ctx().accounts.authenticate(bearer_token(from_url))
+    player = (tablestream or ctx()).accounts.authenticate(bearer_token(from_url))
     g.player_id = player["id"]  # for the access log
     return player
 

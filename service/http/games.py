@@ -20,22 +20,25 @@ from service.http.wire import answer, game_out
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games and the lobby")
 
 
-def game_body(game_id: str, viewer_player, projection=None) -> dict:
+def game_body(game_id: str, viewer_player, projection=None, tablestream=None,
+              viewer=None) -> dict:
     """The caller's picture of a game, with player names on the seats (of ``projection`` when
-    the caller has it already, e.g. from its own append)."""
-    tablestream = ctx()
+    the caller has it already, e.g. from its own append; ``tablestream`` and the caller's
+    ``viewer`` of it likewise)."""
+    tablestream = tablestream or ctx()
     projection = projection or tablestream.service.projection(game_id)
-    viewer = tablestream.service.viewer_for(projection, viewer_player)
+    if viewer is None:
+        viewer = tablestream.service.viewer_for(projection, viewer_player)
     body = tablestream.service.describe(projection, viewer)
     body["id"] = game_id
     body["legal_commands"] = postable(body["legal_commands"], projection.version)
-    return with_names(body)
+    return with_names(body, tablestream)
 
 
-def with_names(body: dict) -> dict:
+def with_names(body: dict, tablestream=None) -> dict:
     """``body``'s seats with their players' names (null for a bot or an empty seat)."""
     seats = body["seats"]
-    names = ctx().accounts.names([s["player"] for s in seats if s["player"]])
+    names = (tablestream or ctx()).accounts.names([s["player"] for s in seats if s["player"]])
     for seat in seats:
         seat["name"] = names.get(seat["player"]) if seat["player"] else None
     return body

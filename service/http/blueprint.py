@@ -134,8 +134,10 @@ class Blueprint(flask_smorest.Blueprint):
 
 def _loaded(schema: ma.Schema) -> Any:
     """The request's JSON body loaded by ``schema``, or None to leave it to webargs."""
-    request = flask.request
-    if not is_json_request(request):
+    request = flask.request._get_current_object()
+    # The usual Content-Type said as is; anything else is parsed as webargs parses it.
+    if request.environ.get("CONTENT_TYPE") != "application/json" \
+            and not is_json_request(request):
         return None
     data = plain_json(request.get_data(cache=True))
     if data is None:

@@ -142,8 +142,10 @@ class Inbox:
         for (player, notice), notice_id, push in zip(staged.items, ids, staged.pushed,
                                                      strict=True):
             if push and notice_id:  # no id: that XADD of an append's outbox failed
-                self.webhooks.notify(player, {**notice, "id": notice_id},
-                                     hooks=self.webhooks.parse(next(replies)))
+                hooks = next(replies)
+                if hooks:  # a player without webhooks has nothing to deliver
+                    self.webhooks.notify(player, {**notice, "id": notice_id},
+                                         hooks=self.webhooks.parse(hooks))
         return ids
 
     def read(self, player_id: str, after: str = "0-0", block_ms: int | None = None,

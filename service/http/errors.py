@@ -68,6 +68,17 @@ def limit_body() -> None:
     stops there without a word, which would parse a truncated body), then one byte more.
     """
     req = request._get_current_object()  # once: each use of the proxy looks it up again
+    environ = req.environ
+    declared = environ.get("CONTENT_LENGTH")
+    if "HTTP_TRANSFER_ENCODING" not in environ and (declared is None or (declared.isdecimal()
+                                                    and declared.isascii())):
+        # The usual request: a plain Content-Length (werkzeug's content_length reads it as
+        # this int) or none at all (no body to refuse).
+        if declared is not None:
+            limit = req.max_content_length
+            if limit is not None and int(declared) > limit:
+                raise RequestEntityTooLarge(f"The request body is over {limit} bytes, the limit.")
+        return
     limit = req.max_content_length
     size = req.content_length
     if limit is not None and size is None \

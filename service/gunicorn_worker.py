@@ -16,8 +16,10 @@ import types
 from typing import Any
 
 from gevent import socket as gevent_socket
+from gevent.server import StreamServer
 from gunicorn import util
 from gunicorn.http import wsgi
+from gunicorn.workers import ggevent
 from gunicorn.workers.ggevent import GeventWorker
 
 from service.problems import HTTP_CODES, PROBLEM_JSON, PROBLEM_TYPE
@@ -123,6 +125,33 @@ def _quick_readiness_checks() -> None:
     hiredis.select = shim  # type: ignore[attr-defined]
 
 
+ACCEPT_PAUSE = 0.0002  # s a worker leaves new connections to its siblings, per open connection
+ACCEPT_PAUSE_MAX = 0.002  # s: however busy, a worker takes a new connection every 2 ms
+
+
+class SharingStreamServer(StreamServer):
+    """gevent's server, but a worker that has just accepted a connection while it already
+    serves others stops accepting for a moment (ACCEPT_PAUSE per open connection, at most
+    ACCEPT_PAUSE_MAX), so the other workers, woken by the same connection, take the next ones.
+
+    Every worker waits on the one listening socket, and the first to run takes each new
+    connection: 16 clients connecting at once were split 1/15 or 16/0 between two workers in
+    most tries, and kept-alive connections stay where they landed, so one worker (one core)
+    served them all while the other idled. The pause grows with the worker's own load, so the
+    least busy worker is the first back (issue 13)."""
+
+    def _do_read(self) -> None:
+        before = len(self.pool) if self.pool is not None else 0
+        super()._do_read()
+        if self.pool is None or self._watcher is None:
+            return  # full, failing or closed: gevent's own waits apply
+        serving = len(self.pool)
+        if serving > before and serving > 1:
+            self.stop_accepting()
+            self._timer = self.loop.timer(min(ACCEPT_PAUSE * (serving - 1), ACCEPT_PAUSE_MAX))
+            self._timer.start(self._start_accepting_if_started)
+
+
 class ProblemGeventWorker(GeventWorker):
     def patch(self) -> None:
         super().patch()
@@ -134,4 +163,6 @@ class ProblemGeventWorker(GeventWorker):
         # before it serves anything.
         util.write_error = write_problem
         wsgi.Response = OneWriteResponse
+        if self.cfg.workers > 1:  # GeventWorker.run builds its server from this name
+            ggevent.StreamServer = SharingStreamServer
         super().init_process()

@@ -1,0 +1,59 @@
+"""A web worker that already serves connections leaves the next new one to its siblings for a
+moment (issue 13): every worker waits on the one listening socket, and without the pause the
+first to run took 15 or all 16 of 16 connections opened at once in most tries (kept alive,
+they stayed there: one core served them while the other idled)."""
+
+from __future__ import annotations
+
+import gevent
+import pytest
+from gevent import socket as gevent_socket
+from gevent.pool import Pool
+
+from service import gunicorn_worker
+from service.gunicorn_worker import SharingStreamServer
+
+
+@pytest.fixture
+def long_pause(monkeypatch):
+    """A pause long enough to see (0.5 s a connection), instead of 0.2 ms."""
+    monkeypatch.setattr(gunicorn_worker, "ACCEPT_PAUSE", 0.5)
+    monkeypatch.setattr(gunicorn_worker, "ACCEPT_PAUSE_MAX", 0.5)
+
+
+def _accepted_over_time(server_class: type) -> list[int]:
+    """Three clients connect at once to a server whose connections stay open: how many it
+    has accepted 0.15 s and 0.9 s later."""
+    listener = gevent_socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    accepted: list[object] = []
+
+    def keep_open(sock, _address):
+        accepted.append(sock)
+        gevent.sleep(5)
+
+    server = server_class(listener, handle=keep_open, spawn=Pool(100))
+    server.max_accept = 1  # as gunicorn sets it with more than one worker
+    server.start()
+    clients = [gevent_socket.create_connection(listener.getsockname()) for _ in range(3)]
+    try:
+        gevent.sleep(0.15)
+        early = len(accepted)
+        gevent.sleep(0.75)
+        return [early, len(accepted)]
+    finally:
+        server.stop(timeout=0)
+        for client in clients:
+            client.close()
+
+
+def test_a_worker_serving_a_connection_pauses_before_taking_another(long_pause):
+    # The first is taken at once (nothing else served); the second makes two served, so the
+    # worker pauses 0.5 s before the third.
+    assert _accepted_over_time(SharingStreamServer) == [2, 3]
+
+
+def test_gevents_own_server_takes_every_waiting_connection_at_once(long_pause):
+    # What the pause changes: one worker would take all three.
+    assert _accepted_over_time(gunicorn_worker.StreamServer) == [3, 3]

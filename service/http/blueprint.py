@@ -6,7 +6,7 @@ import functools
 import http
 import inspect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import flask
@@ -53,20 +53,23 @@ class BadRequestParser(FlaskParser):
         return body
 
 
-def json_depth(value: Any) -> int:
-    """How deeply ``value`` nests lists and objects (a scalar is 0), without recursion."""
-    deepest = 0
+def _walk(value: Any) -> Iterator[tuple[Any, int]]:
+    """Every value in ``value`` with its depth (``value`` itself is at 1), without recursion;
+    a list or object deeper than MAX_JSON_DEPTH is given but not walked into (refused anyway)."""
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        yield item, depth
         children = item.values() if isinstance(item, dict) else \
             item if isinstance(item, list) else None
-        if children is None:
-            continue
-        deepest = max(deepest, depth)
-        if depth <= MAX_JSON_DEPTH:  # deeper is refused anyway: stop walking
+        if children is not None and depth <= MAX_JSON_DEPTH:
             stack.extend((child, depth + 1) for child in children)
-    return deepest
+
+
+def json_depth(value: Any) -> int:
+    """How deeply ``value`` nests lists and objects (a scalar is 0)."""
+    return max((depth for item, depth in _walk(value) if isinstance(item, dict | list)),
+               default=0)
 
 
 def plain_json(raw: bytes) -> Any:
@@ -77,16 +80,9 @@ def plain_json(raw: bytes) -> Any:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError:
         return None
-    stack = [(data, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if type(item) is float:
+    for item, depth in _walk(data):
+        if type(item) is float or (depth > MAX_JSON_DEPTH and isinstance(item, dict | list)):
             return None
-        children = item.values() if type(item) is dict else item if type(item) is list else None
-        if children is not None:
-            if depth > MAX_JSON_DEPTH:
-                return None
-            stack.extend((child, depth + 1) for child in children)
     return data
 
 

@@ -3,6 +3,7 @@ of a running server's game while a second human, a plain REST client, plays seat
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 
@@ -15,8 +16,13 @@ from service.cli import main
 pytestmark = pytest.mark.e2e
 
 
-def _first_legal_player(base: str, token: str, game_id: str, stop: threading.Event) -> None:
+def _random_legal_player(base: str, token: str, game_id: str, stop: threading.Event) -> None:
+    """Seat 1 plays a random legal command. Not the first one: the terminal player always takes
+    its default (choice 1), and two first-legal players can loop for ever, legally (squadron
+    damage heals at the end of the turn, a full hand draws nothing): 2 of 30 seeds never end.
+    Against a random seat 1, 500 seeds ended within 184 terminal moves."""
     headers = {"Authorization": f"Bearer {token}"}
+    pick = random.Random(game_id)
     while not stop.is_set():
         view = requests.get(f"{base}/games/{game_id}", headers=headers, timeout=10).json()
         if view["status"] == "finished":
@@ -25,7 +31,8 @@ def _first_legal_player(base: str, token: str, game_id: str, stop: threading.Eve
             time.sleep(0.02)
             continue
         requests.post(f"{base}/games/{game_id}/commands", headers=headers, timeout=10,
-                      json={**view["legal_commands"][0], "expected_version": view["version"]})
+                      json={**pick.choice(view["legal_commands"]),
+                            "expected_version": view["version"]})
 
 
 def test_the_terminal_client_plays_a_whole_mag_blast_game(server):
@@ -39,7 +46,7 @@ def test_the_terminal_client_plays_a_whole_mag_blast_game(server):
     assert requests.post(f"{server}/games/{game_id}/join",
                          headers={"Authorization": f"Bearer {bob}"}, timeout=10).ok
     stop = threading.Event()
-    other = threading.Thread(target=_first_legal_player, args=(server, bob, game_id, stop))
+    other = threading.Thread(target=_random_legal_player, args=(server, bob, game_id, stop))
     other.start()
     try:
         result = CliRunner().invoke(main, ["play", "--server", server, "--token", ann,

@@ -123,7 +123,7 @@ class GameService(HistoryMixin):
             tail = self.store.read(game_id, cached.version + 1)
             if not tail:
                 return cached
-            projection = self.projector.extend(game_id, cached.copy(), tail)
+            projection = self.projector.extend(game_id, cached.copy_for(tail), tail)
         self._remember(game_id, projection)
         return projection
 
@@ -139,7 +139,7 @@ class GameService(HistoryMixin):
             cached = self._cache.get(game_id)
         if cached is None or cached.version != before:
             return self.projection(game_id)
-        projection = self.projector.extend(game_id, cached.copy(), appended)
+        projection = self.projector.extend(game_id, cached.copy_for(appended), appended)
         self._remember(game_id, projection)
         return projection
 
@@ -650,8 +650,10 @@ class GameService(HistoryMixin):
         ``ahead`` gets the projection after the append and the staged notices."""
         try:
             # No snapshot yet: the append may still be refused (saved after it, in _append).
-            after = self.projector.extend(game_id, before.copy(), list(stored), snapshot=False)
-            staged = self.inbox.staged_after(game_id, after, list(stored))
+            events = list(stored)
+            after = self.projector.extend(game_id, before.copy_for(events), events,
+                                          snapshot=False)
+            staged = self.inbox.staged_after(game_id, after, events)
         except Exception:
             log.warning("notices of game %s not staged before its append", game_id,
                         exc_info=True)

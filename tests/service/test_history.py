@@ -370,3 +370,31 @@ def test_an_auditor_may_read_the_transcript_of_a_running_game(seeded_api):
                               headers={"Authorization": f"Bearer {token}"})
     assert response.status_code == 200
     assert response.json["seed"] == "tablestream-test-seed"
+
+
+def test_a_copy_for_a_batch_folds_as_a_full_copy_and_leaves_the_original_alone(seeded_api):
+    import pickle
+
+    from events.projector import apply, with_batch_ends
+
+    api = seeded_api
+    game_id, players = api.table("loot", 2)
+    api.play_to_end(game_id, players)
+    events = api.service.store.read(game_id)
+    batches: list[list] = []
+    for event, _ in with_batch_ends(events):
+        if batches and batches[-1][-1].cmd == event.cmd:
+            batches[-1].append(event)
+        else:
+            batches.append([event])
+    plays = 0
+    for batch in batches[1:]:
+        before = fold_upto(events, batch[0].version - 1)
+        kept = pickle.dumps(before.data)
+        after = before.copy_for(batch)
+        for event, end in with_batch_ends(batch):
+            apply(after, event, None if event.type != "rewound" else before, end)
+        assert after.data == fold_upto(events, batch[-1].version).data
+        assert pickle.dumps(before.data) == kept
+        plays += all(e.type not in ("game_started", "game_finished") for e in batch)
+    assert plays > 10  # the cheap copy (a move's batch, no platform event) was tried

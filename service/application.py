@@ -178,13 +178,7 @@ class GameService(HistoryMixin):
 
     def describe(self, projection: Projection, viewer: Viewer) -> dict[str, Any]:
         """The caller's picture of a game: view, pending prompts, legal commands, version."""
-        game = projection.game
-        state = projection.state
-        started = state is not None and projection.status != "open"
-        legal: list[Command] = []
-        if started and projection.data.get("settled", True) and isinstance(viewer, int) \
-                and str(viewer) in projection.opened:
-            legal = game.legal_commands(state, viewer)
+        view, legal = self.view_and_legal(projection, viewer)
         return {
             "id": None,
             "game": projection.data["game"],
@@ -193,12 +187,26 @@ class GameService(HistoryMixin):
             "options": projection.data["options"],
             "seats": self.seats_public(projection),
             "you": viewer if isinstance(viewer, int) else None,
-            "view": game.view(state, viewer) if started else None,
+            "view": view,
             "pending": self.pending_public(projection),
             "legal_commands": legal,
             "result": projection.data.get("result"),
             "undo": projection.data.get("undo"),
         }
+
+    @staticmethod
+    def view_and_legal(projection: Projection, viewer: Viewer) -> tuple[Any, list[Command]]:
+        """What ``viewer`` sees of the game (None before it starts) and the commands it may
+        send now (none unless it is a seat with a prompt, between batches)."""
+        state = projection.state
+        if state is None or projection.status == "open":
+            return None, []
+        game = projection.game
+        legal: list[Command] = []
+        if projection.data.get("settled", True) and isinstance(viewer, int) \
+                and str(viewer) in projection.opened:
+            legal = game.legal_commands(state, viewer)
+        return game.view(state, viewer), legal
 
     def seats_public(self, projection: Projection) -> list[dict[str, Any]]:
         return [{"seat": i, "kind": s["kind"], "player": s.get("player"),

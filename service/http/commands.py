@@ -6,9 +6,9 @@ from flask.views import MethodView
 
 from service.http.blueprint import Blueprint
 from service.http.context import ctx, current_player
-from service.http.games import game_body
+from service.http.games import game_wire
 from service.http.schemas import CommandIn, CommandOut
-from service.http.wire import answer, command_out
+from service.http.wire import answer, event_out
 
 blp = Blueprint("commands", __name__, url_prefix="/v1/games", description="Moves")
 
@@ -29,11 +29,12 @@ class Commands(MethodView):
         projection = outcome.projection or tablestream.service.projection(game_id)
         viewer = tablestream.service.viewer_for(projection, player)
         game = projection.game
-        body = {"version": outcome.version,
-                "events": [tablestream.service.public_event(game, e, viewer)
+        # wire.command_out of the answer, made in one pass.
+        body = {"version": int(outcome.version),
+                "events": [event_out(tablestream.service.public_event(game, e, viewer))
                            for e in outcome.events],
                 # What the mover needs next, so a client plays with one request per move.
-                "game": game_body(game_id, player, projection, tablestream, viewer)}
+                "game": game_wire(game_id, player, projection, tablestream, viewer)}
         # A retry gets the first answer's body; the header says it was not appended again.
-        return answer(command_out(body), 200,
+        return answer(body, 200,
                       {"Idempotent-Replayed": "true" if outcome.duplicate else "false"})

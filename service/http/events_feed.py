@@ -16,7 +16,7 @@ from service.http import wire
 from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import bearer_token, ctx, optional_player
 from service.http.errors import end_on_outage
-from service.http.games import game_body
+from service.http.games import game_wire
 from service.http.schemas import EventOut, EventPage, EventsQuery, StreamHeaders, StreamQuery
 from service.shared_bytes import SharedBytes
 
@@ -172,6 +172,6 @@ def _views(game_id: str, player) -> Callable[[Batch], bytes]:
         return batch.once(("view", viewer), lambda: (
             # The same wire form as GET (times in Unix ms, seats as integers), not the raw body.
             b"event: game\ndata: "
-            + wire.dumps(wire.game_out(game_body(game_id, player, projection))) + b"\n\n"))
+            + wire.dumps(game_wire(game_id, player, projection)) + b"\n\n"))
 
     return picture

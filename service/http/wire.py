@@ -82,6 +82,30 @@ def game_out(body: dict[str, Any]) -> dict[str, Any]:
             "undo": body["undo"]}
 
 
+def projection_out(game_id: str, projection: Any, viewer: Any, view: Any,
+                   legal: list[dict[str, Any]], names: dict[str, str]) -> dict[str, Any]:
+    """``game_out`` of the body service.http.games.game_body makes of ``projection``
+    (GameService.describe, player ``names``, ``legal`` commands made postable), built from
+    the projection in one pass."""
+    data = projection.data
+    return {"id": _str(game_id), "game": _str(data["game"]), "version": _int(data["version"]),
+            "status": _str(data["status"]), "options": data["options"],
+            "seats": [{"seat": index, "kind": _str(seat["kind"]),
+                       "player": _str(seat.get("player")),
+                       "name": _str(names.get(seat["player"])) if seat.get("player") else None,
+                       "level": _str(seat.get("level")), "bot": _str(seat.get("bot")),
+                       "timeouts": _int(seat.get("timeouts", 0))}
+                      for index, seat in enumerate(data["seats"])],
+            "you": viewer if isinstance(viewer, int) else None, "view": view,
+            "pending": {str(seat): {"kinds": [str(kind) for kind in opened["kinds"]],
+                                    "since": _int(opened["since"]),
+                                    "clock": _str(opened.get("clock", "turn")),
+                                    "label": _str(opened.get("label", "")),
+                                    "deadline": _millis(projection.deadline(int(seat)))}
+                        for seat, opened in data["opened"].items()},
+            "legal_commands": legal, "result": data.get("result"), "undo": data.get("undo")}
+
+
 def event_out(event: dict[str, Any]) -> dict[str, Any]:
     """schemas.EventOut: an event as GameService.public_event gives it."""
     out = {"version": _int(event["version"]), "type": _str(event["type"]),

@@ -8,7 +8,7 @@ import pytest
 
 from games.core import AUDITOR, SPECTATOR
 from service.http import wire
-from service.http.games import game_body
+from service.http.games import game_body, game_wire
 from service.http.schemas import CommandOut, EventOut, GameOut
 
 
@@ -39,6 +39,7 @@ def test_fast_game_answer_equals_the_game_schema_dump(api, game, humans, options
             for viewer in _viewers(api, game_id):
                 body = game_body(game_id, viewer, projection)
                 assert wire.game_out(body) == GameOut().dump(body)
+                assert game_wire(game_id, viewer, projection) == wire.game_out(body)
 
 
 def test_fast_move_answer_equals_the_command_schema_dump(api):
@@ -104,3 +105,21 @@ def test_malformed_command_is_still_refused_by_the_schema(api, body):
     response = api.client.post(f"/v1/games/{game_id}/commands", headers=headers, json=body)
     assert response.status_code == 400
     assert api.log_length(game_id) == api.get(game_id)["version"]
+
+
+def test_move_answer_is_the_command_schema_dump_of_the_mover_s_picture(api):
+    game_id, players = api.table("loot", 2, {"turn_seconds": 60})
+    public = api.get(game_id)
+    seat = int(sorted(public["pending"])[0])
+    mine = api.get(game_id, players[seat])
+    response = api.send(game_id, players[seat], mine["legal_commands"][0], mine["version"])
+    assert response.status_code == 200
+    mover = {"id": public["seats"][seat]["player"], "roles": []}
+    with api.app.app_context():
+        projection = api.service.projection(game_id)
+        appended = api.service.store.read(game_id, mine["version"] + 1)
+        body = {"version": projection.version,
+                "events": [api.service.public_event(projection.game, e, seat)
+                           for e in appended],
+                "game": game_body(game_id, mover, projection)}
+        assert response.json == json.loads(json.dumps(CommandOut().dump(body)))

@@ -45,11 +45,12 @@ class TimedFollowUps:
         self.scheduler = scheduler
         self.opened: dict[int, float] = {}
 
-    def after_append(self, game_id: str, projection: Projection) -> None:
+    def after_append(self, game_id: str, projection: Projection,
+                     jobs: list[Any] | None = None) -> None:
         opened = projection.opened.get("1")
         if opened is not None and opened["since"] not in self.opened:
             self.opened[opened["since"]] = time.time()
-        self.scheduler.after_append(game_id, projection)
+        self.scheduler.after_append(game_id, projection, jobs)
 
 
 def noop_latencies(connection: Any, queue_name: str, count: int) -> list[float]:

@@ -50,6 +50,7 @@ from games.core import (
 )
 from service import metrics
 from service.catalog import catalog
+from service.due import Due, due_jobs
 from service.errors import (
     BadRequest,
     Conflict,
@@ -66,13 +67,16 @@ CACHE_SIZE = 2048
 
 
 class FollowUps(Protocol):
-    """What happens after an append: bot turns and turn clocks (workers issue)."""
+    """What happens after an append: bot turns and turn clocks (workers issue). ``jobs`` is
+    the projection's ``service.due.due_jobs``, worked out once for them and the due index."""
 
-    def after_append(self, game_id: str, projection: Projection) -> None: ...
+    def after_append(self, game_id: str, projection: Projection,
+                     jobs: list[Due] | None = None) -> None: ...
 
 
 class NoFollowUps:
-    def after_append(self, game_id: str, projection: Projection) -> None:
+    def after_append(self, game_id: str, projection: Projection,
+                     jobs: list[Due] | None = None) -> None:
         return None
 
 
@@ -637,11 +641,17 @@ class GameService(HistoryMixin):
         # success into an error (issue 9 item 6). The indexes are a cache of the log that the
         # sweeper's reconcile pass repairs (service/lobby.py); bots and clocks are re-issued
         # by the sweeper if this fails.
+        # What the game now waits for, worked out once for the due index and the jobs.
+        try:
+            jobs = due_jobs(projection)
+        except Exception:  # each works it out again, under its own best effort
+            log.warning("due jobs of game %s not worked out", game_id, exc_info=True)
+            jobs = None
         if self.lobby is not None:
             self._best_effort("game indexes", game_id, self.lobby.after_append, game_id,
-                              projection, appended)
+                              projection, appended, jobs)
         self._best_effort("follow-ups", game_id, self.followups.after_append, game_id,
-                          projection)
+                          projection, jobs)
         if self.inbox is not None and not ahead:
             self._best_effort("inbox", game_id, self.inbox.after_append, game_id, projection,
                               appended)

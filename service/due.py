@@ -51,6 +51,8 @@ def due_jobs(projection: Projection) -> list[Due]:
     return due
 
 
-def earliest_due(projection: Projection) -> float | None:
-    """When the soonest job this game calls for falls due (epoch seconds), or None."""
-    return min((due.at for due in due_jobs(projection)), default=None)
+def earliest_due(projection: Projection, jobs: list[Due] | None = None) -> float | None:
+    """When the soonest job this game calls for falls due (epoch seconds), or None;
+    ``jobs``, its ``due_jobs`` when the caller has them already."""
+    jobs = due_jobs(projection) if jobs is None else jobs
+    return min((due.at for due in jobs), default=None)

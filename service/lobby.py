@@ -36,7 +36,7 @@ from typing import Any
 
 from events.projector import Projection, is_platform_event
 from events.store import StoredEvent
-from service.due import earliest_due
+from service.due import Due, earliest_due
 
 ROWS = "games:rows"
 DUE = "games:due"
@@ -92,15 +92,17 @@ class Lobby:
         pipe.execute()
 
     def after_append(self, game_id: str, projection: Projection,
-                     appended: Iterable[StoredEvent] = ()) -> None:
-        """Bring the indexes up to date after an append of ``appended``."""
+                     appended: Iterable[StoredEvent] = (), jobs: list[Due] | None = None
+                     ) -> None:
+        """Bring the indexes up to date after an append of ``appended`` (``jobs``: the
+        projection's ``due_jobs``, when the caller has worked them out already)."""
         appended = list(appended)
         if not appended or any(is_platform_event(e.type) for e in appended):
             finished_at = next((e.at for e in appended if e.type == "game_finished"), None)
             left = [e.data["player"] for e in appended if e.type == "seat_left"]
             self.index(game_id, projection, finished_at, left)
             return
-        due = earliest_due(projection)
+        due = earliest_due(projection, jobs)
         with self._due_lock:
             unchanged = self._due.get(game_id, -1.0) == due
         if unchanged:

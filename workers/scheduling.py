@@ -136,9 +136,11 @@ class JobScheduler:
 
     # --- FollowUps ----------------------------------------------------------------------------
 
-    def after_append(self, game_id: str, projection: Projection) -> None:
-        """Issue the jobs the new projection calls for; never fail the append that happened."""
-        for due in due_jobs(projection):
+    def after_append(self, game_id: str, projection: Projection,
+                     jobs: list[Due] | None = None) -> None:
+        """Issue the jobs the new projection calls for (``jobs``: its ``due_jobs``, when the
+        caller has them already); never fail the append that happened."""
+        for due in due_jobs(projection) if jobs is None else jobs:
             try:
                 self.issue(game_id, due)
             except redis.RedisError:

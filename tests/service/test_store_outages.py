@@ -109,7 +109,7 @@ class RecordingFollowUps:
     def __init__(self):
         self.calls: list[tuple[str, int]] = []
 
-    def after_append(self, game_id, projection):
+    def after_append(self, game_id, projection, jobs=None):
         self.calls.append((game_id, projection.version))
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+import uuid
 from collections import defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,37 +38,50 @@ class RateLimiter:
             seen.append(now)
 
 
-class WindowLimiter:
-    """At most ``limit`` actions per subject in each ``period``-second window, counted in Redis
-    so that every API process shares one count (a per-process count would multiply the limit by
-    the number of processes). For rare, costly actions: creating players and games, disputes.
+# Sliding log: the subject's admitted actions of the last ``period`` seconds, by time. A refused
+# action is not recorded, so a client that keeps trying gets in as soon as its oldest action is
+# ``period`` old. Returns nil when admitted, else the time of the oldest action still counted.
+_ADMIT_LUA = """
+local now, period, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - period)
+if redis.call('ZCARD', KEYS[1]) >= limit then
+  return redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2]
+end
+redis.call('ZADD', KEYS[1], now, ARGV[4])
+redis.call('PEXPIRE', KEYS[1], math.ceil(period * 1000) + 1000)
+return false
+"""
 
-    Fixed windows: one INCR per action; a burst across a window's edge may reach twice the
-    limit, which is still bounded.
+
+class WindowLimiter:
+    """At most ``limit`` actions per subject in any ``period`` seconds, counted in Redis so that
+    every API process shares one count (a per-process count would multiply the limit by the
+    number of processes). For rare, costly actions: creating players and games, disputes.
+
+    A sliding window, one script call per action: a fixed window (one counter per minute) lets a
+    burst across the minute's edge reach twice the limit, and answers differently a few
+    milliseconds apart for no reason a client can see.
     """
 
     def __init__(self, client: Any, name: str, limit: int, what: str, period: int = 60,
                  clock: Callable[[], float] = time.time):
-        self.client = client
         self.name = name
         self.limit = limit
         self.what = what
         self.period = period
         self.clock = clock
+        self._admit = client.register_script(_ADMIT_LUA)
 
     def check(self, subject: str) -> None:
         """Count one action by ``subject``; RateLimited (429) past the limit."""
         if self.limit <= 0:
             return
         now = self.clock()
-        window = int(now // self.period)
-        key = f"ratelimit:{self.name}:{window}:{subject}"
-        pipe = self.client.pipeline(transaction=False)
-        pipe.incr(key)
-        pipe.expire(key, self.period + 1)
-        count = int(pipe.execute()[0])
-        if count > self.limit:
-            retry_after = max(1, math.ceil((window + 1) * self.period - now))
+        oldest = self._admit(keys=[f"ratelimit:{self.name}:{subject}"],
+                             args=[repr(now), self.period, self.limit,
+                                   f"{now!r}:{uuid.uuid4().hex}"])
+        if oldest is not None:
+            retry_after = max(1, math.ceil(float(oldest) + self.period - now))
             raise RateLimited("rate_limited",
                               f"At most {self.limit} {self.what} every {self.period} seconds; "
                               f"try again in {retry_after} s.", retry_after=retry_after)

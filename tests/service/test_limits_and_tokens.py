@@ -10,6 +10,8 @@ import uuid
 
 import pytest
 
+from service.errors import RateLimited
+from service.http.limiter import WindowLimiter
 from tests.service.conftest import Api
 from tests.service.test_sse import _read_events
 
@@ -81,6 +83,37 @@ def test_games_created_by_one_player_are_limited(make_app):
     assert statuses == [201, 201, 429]
     _assert_problem(api.client.post("/v1/games", headers=host, json=body), 429, "rate_limited")
     assert api.client.post("/v1/games", headers=api.player("bob"), json=body).status_code == 201
+
+
+def test_a_burst_across_a_minute_edge_is_still_limited(redis_client):
+    now = [60 * 29_938_742 - 0.01]  # just before a minute starts on the wall clock
+    limiter = WindowLimiter(redis_client, f"test-{uuid.uuid4().hex}", 2, "new games",
+                            clock=lambda: now[0])
+    limiter.check("ann")
+    limiter.check("ann")
+    now[0] += 0.02  # a new wall-clock minute: a per-minute counter would start again at 0
+    with pytest.raises(RateLimited) as refused:
+        limiter.check("ann")
+    assert refused.value.extra["retry_after"] == 60
+    limiter.check("bob")
+
+
+def test_a_refused_client_gets_in_once_its_oldest_action_is_a_period_old(redis_client):
+    now = [1_000.0]
+    limiter = WindowLimiter(redis_client, f"test-{uuid.uuid4().hex}", 2, "new games",
+                            clock=lambda: now[0])
+    limiter.check("ann")
+    now[0] += 30
+    limiter.check("ann")
+    now[0] += 29
+    with pytest.raises(RateLimited) as refused:  # the refusal itself is not counted
+        limiter.check("ann")
+    assert refused.value.extra["retry_after"] == 1
+    now[0] += 1.5
+    limiter.check("ann")  # the first action is 60.5 s old
+    with pytest.raises(RateLimited) as again:
+        limiter.check("ann")
+    assert again.value.extra["retry_after"] == 30  # the second, 29.5 s from leaving the window
 
 
 # --- tokens (item 10) --------------------------------------------------------------------------

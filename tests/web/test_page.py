@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -106,6 +107,18 @@ def test_the_sign_in_is_kept_across_reloads_until_signing_out(page):
     assert token_of(page) is None
 
 
+def _first_pending_seat(site: str, game_id: str) -> int:
+    """The lowest seat with a decision, once there is one: the Start click is answered
+    asynchronously, and the other page shows a version before the game is running."""
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while True:
+        game = requests.get(f"{site}/v1/games/{game_id}", timeout=10).json()
+        if game["pending"]:
+            return int(min(game["pending"]))
+        assert time.monotonic() < deadline, f"nobody to move in a {game['status']} game"
+        time.sleep(0.05)
+
+
 def test_a_second_player_joins_from_the_lobby_and_each_table_follows_the_others_move(
         browser, page, site):
     sign_in(page, "ann")
@@ -120,8 +133,7 @@ def test_a_second_player_joins_from_the_lobby_and_each_table_follows_the_others_
         other.locator("#version").wait_for()
         # The mover's page shows the move to the other's with no reload (the SSE feed).
         for _ in range(2):
-            game = requests.get(f"{site}/v1/games/{game_id}", timeout=10).json()
-            seat = int(min(game["pending"]))
+            seat = _first_pending_seat(site, game_id)
             mover, watcher = (page, other) if seat == 0 else (other, page)
             mover.wait_for_selector(MOVES, timeout=WAIT_MS)
             before = int(mover.locator("#version").inner_text())

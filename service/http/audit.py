@@ -6,8 +6,9 @@ from flask.views import MethodView
 
 from service.http.blueprint import Blueprint
 from service.http.context import ctx, current_player, optional_player
-from service.http.games import game_body
+from service.http.games import game_wire
 from service.http.schemas import AuditOut, CommandOut, DisputeIn, ExplainOut
+from service.http.wire import answer, event_out
 
 blp = Blueprint("audit", __name__, url_prefix="/v1/games", description="Audit and disputes")
 
@@ -47,7 +48,8 @@ class Disputes(MethodView):
                                               body["reason"])
         projection = outcome.projection
         viewer = tablestream.service.viewer_for(projection, player)
-        return {"version": outcome.version,
-                "events": [tablestream.service.public_event(projection.game, e, viewer)
-                           for e in outcome.events],
-                "game": game_body(game_id, player, projection)}
+        return answer({"version": int(outcome.version),
+                       "events": [event_out(tablestream.service.public_event(projection.game, e,
+                                                                             viewer))
+                                  for e in outcome.events],
+                       "game": game_wire(game_id, player, projection, tablestream, viewer)}, 201)

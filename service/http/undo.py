@@ -6,8 +6,9 @@ from flask.views import MethodView
 
 from service.http.blueprint import Blueprint
 from service.http.context import ctx, current_player
-from service.http.games import game_body
+from service.http.games import game_wire
 from service.http.schemas import GameOut, UndoAnswer, UndoRequest
+from service.http.wire import answer
 
 blp = Blueprint("undo", __name__, url_prefix="/v1/games", description="Takebacks")
 
@@ -21,7 +22,7 @@ class Undo(MethodView):
         """Ask to take back your last move(s); granted at once when only bots must agree."""
         player = current_player()
         ctx().service.request_undo(game_id, player["id"], (body or {}).get("to_version"))
-        return game_body(game_id, player)
+        return answer(game_wire(game_id, player))
 
 
 @blp.route("/<game_id>/undo/answer")
@@ -33,4 +34,4 @@ class UndoAnswerResource(MethodView):
         """Accept or decline the takeback request waiting for you."""
         player = current_player()
         ctx().service.answer_undo(game_id, player["id"], body["accept"])
-        return game_body(game_id, player)
+        return answer(game_wire(game_id, player))

@@ -17,15 +17,17 @@
     1,024, server CPU <= 2.5 ms a move.
 
 Both servers run side by side. On a shared 2-core machine one window's rate swings by up to 2x
-from one run to the next, so each concurrency is measured in BENCH_ROUNDS alternating rounds,
-each a window on the bare app then one on Tablestream (bare, tablestream, bare, tablestream, ...;
-the same load generator, worker class and counts for both). Each round's ratio is its Tablestream
-window over the bare window just before it, seconds apart. Per level the bench prints every
+from one run to the next, so each concurrency is measured in BENCH_ROUNDS rounds, each a window
+on the bare app and one on Tablestream, seconds apart (the same load generator, worker class and
+counts for both), in alternating order: bare then tablestream, then tablestream then bare, and so
+on (ABBA). Whatever drifts during a level (the load average, the data set and with it Redis's
+append-only file rewrites) then weighs on both servers alike instead of always on the second.
+Each round's ratio is its Tablestream window over its bare window. Per level the bench prints every
 round as it ends, then the median over the rounds of each server's moves/s, p50, p99 and CPU per
 move (server and client), the errors summed over all rounds, the median of the round ratios and
 their min-max. The verdict lines use those medians (CPU: the worst level's median; errors: the
 sum over the last level's rounds). Loopback only; waits on readiness (a real answer, generous
-timeout), never a fixed sleep. Settings: BENCH_LEVELS (1,16,128,1024), BENCH_ROUNDS (3),
+timeout), never a fixed sleep. Settings: BENCH_LEVELS (1,16,128,1024), BENCH_ROUNDS (5),
 BENCH_WARMUP (s, 1.5), BENCH_SECONDS (s, 4: the length of each measured window), BENCH_APPENDS
 (3000), BENCH_WORKER_CLASS (the gunicorn worker class of both servers; default serve's),
 BENCH_WEB_WORKERS (2, serve's default), REDIS_URL (a Redis to use instead of the embedded one).
@@ -61,7 +63,7 @@ from tests.unlimited import ENV as UNLIMITED  # noqa: E402
 LEVELS = [int(n) for n in os.environ.get("BENCH_LEVELS", "1,16,128,1024").split(",")]
 WARMUP = float(os.environ.get("BENCH_WARMUP", "1.5"))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "4"))
-ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 APPENDS = int(os.environ.get("BENCH_APPENDS", "3000"))
 WORKER = os.environ.get("BENCH_WORKER_CLASS", WORKER_CLASS)
 WEB_WORKERS = os.environ.get("BENCH_WEB_WORKERS", "2")
@@ -208,7 +210,7 @@ def main() -> None:
     print(f"load average before: {load()}  (2 cores shared; ratios matter more than rates)",
           flush=True)
     print(f"gunicorn worker class {WORKER}, {WEB_WORKERS} processes, both servers; {ROUNDS} "
-          f"rounds a level, each bare then tablestream", flush=True)
+          f"rounds a level, in turn bare then tablestream and tablestream then bare", flush=True)
     # Per level: the rounds, each a (bare, tablestream) pair of windows measured in that order.
     results: list[list[tuple[dict[str, Any], dict[str, Any]]]] = []
     try:
@@ -224,8 +226,9 @@ def main() -> None:
                 for games in LEVELS:
                     rounds: list[tuple[dict[str, Any], dict[str, Any]]] = []
                     for n in range(1, ROUNDS + 1):
-                        bare_run, ts_run = (g.ask("run", games, WARMUP, SECONDS)
-                                            for g in generators)
+                        order = generators if n % 2 else generators[::-1]
+                        first, second = (g.ask("run", games, WARMUP, SECONDS) for g in order)
+                        bare_run, ts_run = (first, second) if n % 2 else (second, first)
                         rounds.append((bare_run, ts_run))
                         print(f"    {games} games round {n}/{ROUNDS}: bare "
                               f"{bare_run['moves_per_s']:.0f}, tablestream "

@@ -211,7 +211,7 @@ def main() -> None:
           flush=True)
     print(f"gunicorn worker class {WORKER}, {WEB_WORKERS} processes, both servers; {ROUNDS} "
           f"rounds a level, in turn bare then tablestream and tablestream then bare", flush=True)
-    # Per level: the rounds, each a (bare, tablestream) pair of windows measured in that order.
+    # Per level: the rounds, each a (bare, tablestream) pair of windows (measured in either order).
     results: list[list[tuple[dict[str, Any], dict[str, Any]]]] = []
     try:
         raw = raw_appends(RedisEventStore(connect(redis_url)))
@@ -227,8 +227,8 @@ def main() -> None:
                     rounds: list[tuple[dict[str, Any], dict[str, Any]]] = []
                     for n in range(1, ROUNDS + 1):
                         order = generators if n % 2 else generators[::-1]
-                        first, second = (g.ask("run", games, WARMUP, SECONDS) for g in order)
-                        bare_run, ts_run = (first, second) if n % 2 else (second, first)
+                        runs = {g: g.ask("run", games, WARMUP, SECONDS) for g in order}
+                        bare_run, ts_run = (runs[g] for g in generators)
                         rounds.append((bare_run, ts_run))
                         print(f"    {games} games round {n}/{ROUNDS}: bare "
                               f"{bare_run['moves_per_s']:.0f}, tablestream "

@@ -4,7 +4,9 @@ A child that dies (the gunicorn master, a job worker, the embedded Redis) is sta
 backoff that doubles while it keeps dying young, and the others go on serving meanwhile; every
 death and restart is logged with its cause. `serve` stops (exit status 1) only when a child cannot
 be kept up: it died young ``give_up_after`` times in a row. Ctrl-C or SIGTERM stops everything in
-order (exit status 0).
+order (exit status 0), except a child whose own stop declines: the embedded Redis while its
+append-only file cannot be written (a full disk) holds acknowledged writes only in memory, so it is
+left running, never killed, and `serve` says so and exits with status 1 (issue 23 item 1).
 """
 
 from __future__ import annotations
@@ -63,16 +65,18 @@ class Child:
         self.started_at = time.monotonic()
         self.restart_at = None
 
-    def stop(self) -> None:
-        """Stop the process if it runs (its own ``stop``, else SIGTERM), without waiting."""
+    def stop(self) -> bool:
+        """Stop the process if it runs (its own ``stop``, else SIGTERM), without waiting; False
+        when its own ``stop`` declined (returned False): the process must be left running, and
+        neither waited for nor killed."""
         process = self.process
         if process is None or process.poll() is not None:
-            return
+            return True
         if self._stop is not None:
-            self._stop(process)
-        else:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(process.pid, signal.SIGTERM)
+            return self._stop(process) is not False
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(process.pid, signal.SIGTERM)
+        return True
 
     def wait(self, deadline: float) -> None:
         """Wait for the process until ``deadline`` (monotonic), then SIGKILL it."""
@@ -121,6 +125,7 @@ class Supervisor:
         self.give_up_after = give_up_after
         self.poll_interval = poll_interval
         self.stopping = False
+        self.left_running: list[Child] = []  # children whose stop declined (see stop_all)
         self.on_restart: Callable[[Child], None] | None = None  # after a child came back
         self.on_death: Callable[[Child, int], None] | None = None  # with the dead pid
 
@@ -142,7 +147,7 @@ class Supervisor:
                 break
             time.sleep(self.poll_interval)
         self.stop_all()
-        return status
+        return 1 if self.left_running else status
 
     def _tick(self) -> Child | None:
         """Notice deaths, restart children whose backoff is over; the child that gave up."""
@@ -194,21 +199,34 @@ class Supervisor:
 
     def restart_now(self, child: Child) -> None:
         """Restart a healthy child at once (e.g. with new settings); not counted as a death."""
-        child.stop()
+        if not self._stop_or_leave(child):
+            return
         child.wait(time.monotonic() + STOP_TIMEOUT)
         self._start(child)
 
     def stop_all(self) -> None:
-        """Stop every child; the first-listed (Redis) last, so the others finish their writes."""
+        """Stop every child; the first-listed (Redis) last, so the others finish their writes.
+
+        A child whose stop declines is left running: never waited for, never killed (a SIGKILL
+        of the embedded Redis that cannot write its append-only file loses acknowledged moves).
+        """
         first, rest = self.children[:1], self.children[1:]
-        for child in rest:
-            child.stop()
+        stopping = [child for child in rest if self._stop_or_leave(child)]
         deadline = time.monotonic() + STOP_TIMEOUT
-        for child in rest:
+        for child in stopping:
             child.wait(deadline)
         for child in first:
-            child.stop()
-            child.wait(time.monotonic() + STOP_TIMEOUT)
+            if self._stop_or_leave(child):
+                child.wait(time.monotonic() + STOP_TIMEOUT)
+
+    def _stop_or_leave(self, child: Child) -> bool:
+        if child.stop():
+            return True
+        self.left_running.append(child)
+        pid = child.process.pid if child.process is not None else "?"
+        log.error("%s (pid %s) declined to stop and is LEFT RUNNING, not killed: stop it "
+                  "yourself once it can (see the message above)", child.name, pid)
+        return False
 
 
 def popen(args: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:

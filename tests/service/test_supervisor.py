@@ -131,6 +131,30 @@ def test_what_a_dead_child_forked_is_stopped_before_it_is_restarted(tmp_path):
     assert status == [0]
 
 
+def test_a_child_whose_stop_declines_is_left_running_and_serve_exits_1(caplog):
+    # The embedded Redis that cannot write its append-only file (issue 23 item 1): its stop
+    # returns False, and a SIGKILL would lose the moves it acknowledged; the others still stop.
+    caplog.set_level(logging.WARNING, logger="tablestream.serve")
+    store = Child("store", lambda: popen(SLEEPER, dict(os.environ)), stop=lambda _: False)
+    api = Child("api", lambda: popen(SLEEPER, dict(os.environ)))
+    supervisor = _fast([store, api])
+    thread, status = _run(supervisor)
+    try:
+        wait_for(lambda: store.process and api.process, message="both children")
+    finally:
+        supervisor.request_stop()
+        thread.join(60)
+    try:
+        assert status == [1]
+        assert api.process.poll() is not None
+        assert store.process.poll() is None, "the store was killed"
+        assert supervisor.left_running == [store]
+        assert "store (pid" in caplog.text and "LEFT RUNNING" in caplog.text
+    finally:
+        store.process.kill()
+        store.process.wait()
+
+
 @pytest.mark.parametrize("status, words", [(-9, "was killed by SIGKILL"),
                                             (3, "exited with status 3")])
 def test_exit_statuses_are_described_in_words(status, words):

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -39,7 +40,8 @@ def serve(host: str, port: int, web_workers: int, job_workers: int, worker_class
     """Start Redis (embedded unless REDIS_URL is set), the API and the workers; Ctrl-C stops all.
 
     A process that dies is restarted (with backoff) while the others keep serving; `serve` exits
-    with status 1 only when one cannot be kept up (service/supervisor.py)."""
+    with status 1 when one cannot be kept up, or when it leaves the embedded Redis running
+    because that could not write its append-only file (service/supervisor.py)."""
     from service.supervisor import Child, Supervisor, popen
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -49,12 +51,14 @@ def serve(host: str, port: int, web_workers: int, job_workers: int, worker_class
     if not env.get("REDIS_URL"):
         redis_child = _embedded_redis_child(env)
         children.append(redis_child)
-    _metrics_dir(env)
+    metrics_dir = _metrics_dir(env)
     # gevent workers: an open SSE stream is a parked greenlet, not a blocked thread, so 100
     # streams never starve moves (issue 2).
     gunicorn = [sys.executable, "-m", "gunicorn", "--worker-class", worker_class, "--workers",
                 str(web_workers), "--worker-connections", "2000", "--bind", f"{host}:{port}",
                 "--graceful-timeout", "5", "--log-level", "warning",
+                # Its heartbeat files too (gunicorn's advice: a tmpfs, never a disk).
+                *(["--worker-tmp-dir", str(metrics_dir)] if metrics_dir else []),
                 "--config", "python:service.gunicorn_conf", "service.wsgi:app"]
     children.append(Child("api (gunicorn)", lambda: popen(gunicorn, env)))
     if job_workers > 0 and _has_workers():
@@ -77,17 +81,29 @@ def serve(host: str, port: int, web_workers: int, job_workers: int, worker_class
     signal.signal(signal.SIGINT, supervisor.request_stop)
     signal.signal(signal.SIGTERM, supervisor.request_stop)
     click.echo(f"Tablestream is serving on http://{host}:{port}/v1 (Ctrl-C stops it)")
-    sys.exit(supervisor.run())
+    try:
+        status = supervisor.run()
+    finally:
+        if metrics_dir is not None:
+            import shutil
+
+            shutil.rmtree(metrics_dir, ignore_errors=True)
+    sys.exit(status)
 
 
 def _embedded_redis_child(env: dict[str, str]) -> Child:
     """The embedded Redis, started now (the others need its URL), as a supervised child: a
     restart reuses the data dir, append-only file and (when still free) port, so nothing
     acknowledged is lost and every client reconnects to the same URL."""
+    import atexit
+
     from events import embedded_redis
     from service.supervisor import Child
 
     servers = [embedded_redis.start()]
+    # The supervisor stops it (or says why it will not): not again at exit, which would only
+    # repeat the message.
+    atexit.unregister(servers[0].stop)
     env["REDIS_URL"] = servers[0].url
     click.echo(f"Embedded Redis at {servers[0].url} (data in {servers[0].data_dir})")
     if servers[0].process is None:
@@ -97,6 +113,7 @@ def _embedded_redis_child(env: dict[str, str]) -> Child:
     def restart() -> subprocess.Popen[bytes] | None:
         dead = servers[-1]
         server = embedded_redis.start(dead.data_dir, port=dead.port)
+        atexit.unregister(server.stop)
         servers[-1] = server
         if server.url != env["REDIS_URL"]:
             env["REDIS_URL"] = server.url
@@ -107,18 +124,58 @@ def _embedded_redis_child(env: dict[str, str]) -> Child:
                  running=servers[0].process)
 
 
-def _metrics_dir(env: dict[str, str]) -> None:
-    """One directory where the API processes and workers write their Prometheus values, emptied
-    at start so counters of an earlier run do not add up with this one's."""
+# Where the per-process metrics files go: a RAM-backed tmpfs when the machine has one, never the
+# data disk. prometheus-client writes them through mmap, and a write into a file that a full disk
+# cannot back is a SIGBUS, which killed the API processes in a loop (issue 23 item 2).
+METRICS_PARENTS = ("/dev/shm",)
+METRICS_PREFIX = "tablestream-metrics-"
+
+
+def _metrics_dir(env: dict[str, str]) -> Path | None:
+    """One directory where the API processes and workers write their Prometheus values, new for
+    this run (counters of an earlier run must not add up with this one's), on /dev/shm (else the
+    system temp dir) rather than under $TABLESTREAM_DATA; the one made, for `serve` to remove when
+    it stops (None when PROMETHEUS_MULTIPROC_DIR was set: the operator's)."""
     import shutil
-    from pathlib import Path
+    import tempfile
 
     if env.get("PROMETHEUS_MULTIPROC_DIR"):
-        return
-    directory = Path(env.get("TABLESTREAM_DATA", "var")) / "metrics"
-    shutil.rmtree(directory, ignore_errors=True)
-    directory.mkdir(parents=True)
-    env["PROMETHEUS_MULTIPROC_DIR"] = str(directory.resolve())
+        return None
+    # Before issue 23 they lived in the data dir: on a full disk, removing them frees room.
+    shutil.rmtree(Path(env.get("TABLESTREAM_DATA") or "var") / "metrics", ignore_errors=True)
+    parent = next((p for p in METRICS_PARENTS if os.path.isdir(p) and os.access(p, os.W_OK)),
+                  tempfile.gettempdir())
+    _remove_stale_metrics(Path(parent))
+    directory = Path(tempfile.mkdtemp(prefix=f"{METRICS_PREFIX}{os.getpid()}-", dir=parent))
+    env["PROMETHEUS_MULTIPROC_DIR"] = str(directory)
+    return directory
+
+
+def _remove_stale_metrics(parent: Path) -> None:
+    """Remove what an earlier `serve` killed outright left in ``parent``: our own directories
+    (this user's, named after a pid no longer running), so a RAM-backed tmpfs does not fill up."""
+    import shutil
+
+    for entry in parent.glob(f"{METRICS_PREFIX}*-*"):
+        try:
+            pid = int(entry.name[len(METRICS_PREFIX):].split("-", 1)[0])
+            info = entry.lstat()
+        except (ValueError, OSError):
+            continue
+        if info.st_uid != os.getuid() or not entry.is_dir() or entry.is_symlink() \
+                or _running(pid):
+            continue
+        shutil.rmtree(entry, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's
+    return True
 
 
 def _forget_metrics(env: dict[str, str], pid: int) -> None:

@@ -14,9 +14,11 @@ import os
 import time
 from typing import Any
 
+import redis
 from rq import Queue, SimpleWorker, Worker
 from rq.worker_pool import WorkerPool
 
+from events.redis_store import is_outage
 from workers import queue_name
 from workers.clocks import ClockLoop, own_connection
 
@@ -28,6 +30,79 @@ SWEEP_LOCK = "tablestream:sweep-lock:{queue}"  # one sweeper per queue at a time
 # The idle worker wakes every worker_ttl - 15 seconds (RQ's dequeue timeout); 20 makes that 5,
 # so the periodic sweep is not held up by a blocking dequeue.
 WORKER_TTL = 20
+# Backoff while Redis is down, hung or refusing writes (a full disk: MISCONF), doubling from
+# the first to the last: the worker notices within this long that the store is back.
+OUTAGE_BACKOFF = (0.5, 2.0)
+
+
+class RidesOutOutages:
+    """Keeps the worker alive through a store outage instead of quitting (issue 23 item 2).
+
+    RQ backs off on connection errors while it waits for a job, but quits on a timeout
+    anywhere else and on any error reply: the MISCONF a full disk makes Redis answer to every
+    write killed the worker, and `serve` gave up on it after 8 deaths. Here every outage
+    (events.redis_store.is_outage) waits with a short backoff and tries again; a job cut short
+    by one is left to the sweeper, which re-issues it (jobs are safe to run twice).
+    """
+
+    max_connection_wait_time = OUTAGE_BACKOFF[1]  # RQ's own backoff (60 s by default)
+    _outage_wait: float = OUTAGE_BACKOFF[0]
+
+    def _ride_out(self, what: str, exc: redis.RedisError) -> None:
+        """Log the outage and wait (doubling, up to the cap) before the caller retries."""
+        log.warning("%s: Redis unavailable (%s); retrying in %.1fs", what,
+                    " ".join(str(exc).split())[:200], self._outage_wait)
+        time.sleep(self._outage_wait)
+        self._outage_wait = min(self._outage_wait * 2, OUTAGE_BACKOFF[1])
+
+    def _until_done(self, what: str, step: Any, *args: Any) -> Any:
+        while True:
+            try:
+                result = step(*args)
+            except redis.RedisError as exc:
+                if not is_outage(exc):
+                    raise
+                self._ride_out(what, exc)
+                continue
+            self._outage_wait = OUTAGE_BACKOFF[0]
+            return result
+
+    def register_birth(self) -> None:
+        self._until_done("registering the worker", super().register_birth)  # type: ignore[misc]
+
+    def dequeue_job_and_maintain_ttl(self, timeout: int | None,
+                                     max_idle_time: int | None = None) -> Any:
+        return self._until_done("waiting for a job",
+                                super().dequeue_job_and_maintain_ttl,  # type: ignore[misc]
+                                timeout, max_idle_time)
+
+    def check_for_suspension(self, burst: bool) -> None:
+        self._tolerate("checking for suspension", super().check_for_suspension,  # type: ignore[misc]
+                       burst)
+
+    def heartbeat(self, *args: Any, **kwargs: Any) -> None:
+        # The next heartbeat renews it; the dequeue that follows meets the outage and waits.
+        self._tolerate("heartbeat", super().heartbeat, *args, **kwargs)  # type: ignore[misc]
+
+    def execute_job(self, job: Any, queue: Any) -> None:
+        self._tolerate(f"job {job.id} (left to the sweeper)",
+                       super().execute_job, job, queue)  # type: ignore[misc]
+
+    def run_maintenance_tasks(self) -> None:
+        # RQ's registry cleaning and the sweep: both run again at their next turn.
+        self._tolerate("maintenance", super().run_maintenance_tasks)  # type: ignore[misc]
+
+    def teardown(self) -> None:
+        self._tolerate("unregistering the worker", super().teardown)  # type: ignore[misc]
+
+    def _tolerate(self, what: str, step: Any, *args: Any, **kwargs: Any) -> None:
+        """Run ``step``; an outage is logged and skipped (what it did is redone later)."""
+        try:
+            step(*args, **kwargs)
+        except redis.RedisError as exc:
+            if not is_outage(exc):
+                raise
+            log.warning("%s: Redis unavailable (%s)", what, " ".join(str(exc).split())[:200])
 
 
 class SweepingMixin:
@@ -93,11 +168,11 @@ class SweepingMixin:
         return issued
 
 
-class TablestreamWorker(SweepingMixin, SimpleWorker):
+class TablestreamWorker(RidesOutOutages, SweepingMixin, SimpleWorker):
     """The default: jobs run in the worker process, which keeps its GameService warm."""
 
 
-class ForkingTablestreamWorker(SweepingMixin, Worker):
+class ForkingTablestreamWorker(RidesOutOutages, SweepingMixin, Worker):
     """RQ's classic fork-per-job worker, kept for comparison (bench/bots_and_clocks.py)."""
 
 

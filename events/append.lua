@@ -1,31 +1,44 @@
 -- Append a batch of events to one game's log atomically (DESIGN.md, Events and the store).
 --
 -- KEYS[1] {g:<id>}:meta   KEYS[2] {g:<id>}:log   KEYS[3] {g:<id>}:cmds
+-- KEYS[4] {g:<id>}:secret   KEYS[5] {g:<id>}:archive
 -- ARGV[1] expected version   ARGV[2] prev: the last_hash the caller chained its hashes from
 -- ARGV[3] command id ("" for none)   ARGV[4] n events   ARGV[5] n meta fields
 -- ARGV[6] sha256 of the command as sent ("" for none: a machine's command or no command id)
+-- ARGV[7] the secret of a game this append creates ("" for an append to an existing game): the
+-- game's meta, secret and first events are then written in this one step, so a game is never
+-- left as a meta and secret with no log (issue 23 item 3: a create refused half-way by a full
+-- disk); an id already taken, live or archived, returns {"exists"} and writes nothing
 -- then 8 values per event: type, data, seat, cmd, at, prev, hash, command ("" for none)
 -- (its version is expected + i)
 -- then n meta field/value pairs;
 -- then, optionally, an outbox (events.store.Outbox): ns, nr, then 3 values per stream
--- (approximate max length, field, value) for the streams KEYS[4..3+ns], to XADD to once the
--- append is made, and the hashes KEYS[4+ns..3+ns+nr] to read back (HVALS).
+-- (approximate max length, field, value) for the streams KEYS[6..5+ns], to XADD to once the
+-- append is made, and the hashes KEYS[6+ns..5+ns+nr] to read back (HVALS).
 --
 -- Returns {"ok", first, last} (with an outbox: {"ok", first, last, ids, reads})
 --       | {"dup", first, last} | {"reused", first, last}
---       | {"conflict", actual} | {"notfound"}.
+--       | {"conflict", actual} | {"notfound"} | {"exists"}.
 -- The command hash records what the id was first used for ("first:last:sha", or "first:last" in
 -- records older than the hash): the same id with another command is "reused" and appends nothing.
 -- Every check runs before the first write: a Lua error after a write would not roll back.
 
 local meta, log, cmds = KEYS[1], KEYS[2], KEYS[3]
 local expected = tonumber(ARGV[1])
-local prev, cmd, body = ARGV[2], ARGV[3], ARGV[6]
+local prev, cmd, body, secret = ARGV[2], ARGV[3], ARGV[6], ARGV[7]
 local n, nmeta = tonumber(ARGV[4]), tonumber(ARGV[5])
 
-local state = redis.call('HMGET', meta, 'version', 'last_hash')
-if not state[1] then
-  return {'notfound'}
+local state
+if secret ~= '' then
+  if redis.call('EXISTS', meta) == 1 or redis.call('EXISTS', KEYS[5]) == 1 then
+    return {'exists'}
+  end
+  state = {'0', prev}  -- the new game, as the checks below expect it (written at the end)
+else
+  state = redis.call('HMGET', meta, 'version', 'last_hash')
+  if not state[1] then
+    return {'notfound'}
+  end
 end
 
 -- A retried command returns its first answer even if its expected version has gone stale since.
@@ -54,7 +67,7 @@ end
 
 local last_hash = prev
 for i = 1, n do
-  local base = 6 + (i - 1) * 8
+  local base = 7 + (i - 1) * 8
   local version = expected + i
   if ARGV[base + 8] == '' then
     redis.call('XADD', log, version .. '-0',
@@ -78,7 +91,10 @@ if cmd ~= '' then
   redis.call('HSET', cmds, cmd, record)
 end
 redis.call('HSET', meta, 'version', last, 'last_hash', last_hash)
-local mbase = 6 + n * 8
+if secret ~= '' then
+  redis.call('SET', KEYS[4], secret)
+end
+local mbase = 7 + n * 8
 for i = 1, nmeta do
   redis.call('HSET', meta, ARGV[mbase + 2 * i - 1], ARGV[mbase + 2 * i])
 end
@@ -92,7 +108,7 @@ local ns, nr = tonumber(ARGV[obase + 1]), tonumber(ARGV[obase + 2])
 local ids, reads = {}, {}
 for j = 1, ns do
   local a = obase + 2 + (j - 1) * 3
-  local id = redis.pcall('XADD', KEYS[3 + j], 'MAXLEN', '~', ARGV[a + 1], '*',
+  local id = redis.pcall('XADD', KEYS[5 + j], 'MAXLEN', '~', ARGV[a + 1], '*',
                          ARGV[a + 2], ARGV[a + 3])
   if type(id) ~= 'string' then
     id = ''
@@ -100,7 +116,7 @@ for j = 1, ns do
   ids[j] = id
 end
 for j = 1, nr do
-  local values = redis.pcall('HVALS', KEYS[3 + ns + j])
+  local values = redis.pcall('HVALS', KEYS[5 + ns + j])
   if values['err'] then
     values = {}
   end

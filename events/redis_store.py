@@ -280,7 +280,9 @@ class RedisEventStore:
             self._known.pop(game_id, None)
 
     def create(self, game_id: str, meta: dict[str, str], secret: str) -> None:
-        """Create a game's meta and secret (GameExists if the id is taken)."""
+        """Create a game's meta and secret (GameExists if the id is taken). The service creates
+        a game with ``append(..., new_secret=...)`` instead, its first events in the same step:
+        a create refused between the two left a meta and secret with no log (issue 23 item 3)."""
         _check_id(game_id)
         reserved = _RESERVED_META & meta.keys()
         if reserved:
@@ -298,18 +300,20 @@ class RedisEventStore:
                command_id: str | None = None, meta: dict[str, str] | None = None,
                command_hash: str | None = None,
                outbox: Callable[[tuple[StoredEvent, ...]], Outbox | None] | None = None,
-               ) -> AppendResult:
+               new_secret: str | None = None) -> AppendResult:
         """Append atomically after ``expected_version``; raise VersionConflict when stale
         (CommandReused when ``command_id`` was first sent with another ``command_hash``).
 
         ``outbox`` (events.store.Outbox) rides in the script, after the append's own writes;
         not on Redis Cluster, whose other keys live in other slots (it is never called there).
+        ``new_secret``: the events are a new game's first (``create``), which the script
+        creates with ``meta`` and this secret, or refuses with GameExists.
         """
         _check_id(game_id)
         if not events:
             raise ValueError("append needs at least one event")
-        if expected_version < 0:
-            raise ValueError("expected_version must be >= 0")
+        if expected_version < 0 or (new_secret and expected_version != 0):
+            raise ValueError("expected_version must be >= 0 (0 for a new game)")
         meta = meta or {}
         reserved = _RESERVED_META & meta.keys()
         if reserved:
@@ -319,7 +323,7 @@ class RedisEventStore:
         body = (command_hash or "") if cmd else ""
         meta_key, cmds_key = _key(game_id, "meta"), _key(game_id, "cmds")
 
-        prev = self._known_hash(game_id, expected_version)
+        prev = self._known_hash(game_id, expected_version)  # GENESIS for a new game
         if prev is None:
             # One pipelined read answers everything the script would refuse on, so a refusal
             # costs one round trip, and a go-ahead two.
@@ -338,7 +342,8 @@ class RedisEventStore:
             prev = _text(last_hash)
 
         at = int(time.time() * 1000)
-        args: list[Any] = [expected_version, prev, cmd, len(events), len(meta), body]
+        args: list[Any] = [expected_version, prev, cmd, len(events), len(meta), body,
+                           new_secret or ""]
         link = prev
         stored = []
         for i, event in enumerate(events, start=1):
@@ -359,7 +364,8 @@ class RedisEventStore:
             link = link_next
         for name, value in meta.items():
             args += [name, str(value)]
-        keys = [meta_key, _key(game_id, "log"), cmds_key]
+        keys = [meta_key, _key(game_id, "log"), cmds_key, _key(game_id, "secret"),
+                _key(game_id, "archive")]
         extra = outbox(tuple(stored)) if outbox is not None and self.has_outbox else None
         if extra is not None:
             keys += [key for key, _, _, _ in extra.streams]
@@ -386,6 +392,8 @@ class RedisEventStore:
             raise CommandReused(int(reply[1]), int(reply[2]))
         if status == "notfound":
             return self._append_archived(game_id, cmd, args[5])
+        if status == "exists":
+            raise GameExists(game_id)
         # The version or the hash we chained from was stale: forget it so a retry re-reads.
         self._forget(game_id)
         raise VersionConflict(expected_version, int(reply[1]))

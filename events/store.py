@@ -137,14 +137,17 @@ class CommandRecord:
 
 class EventStore(Protocol):
     def create(self, game_id: str, meta: dict[str, str], secret: str) -> None:
-        """Create a game's meta and secret (fails if the id exists)."""
+        """Create a game's meta and secret (fails if the id exists); ``append`` with
+        ``new_secret`` creates a game with its first events in one step instead."""
 
     def append(self, game_id: str, expected_version: int, events: list[NewEvent],
                command_id: str | None = None, meta: dict[str, str] | None = None,
                command_hash: str | None = None,
                outbox: Callable[[tuple[StoredEvent, ...]], Outbox | None] | None = None,
-               ) -> AppendResult:
+               new_secret: str | None = None) -> AppendResult:
         """Append atomically after ``expected_version``; raise VersionConflict when stale.
+        ``new_secret``: the events are a new game's first; it is created with them, from
+        ``meta`` and this secret, in the same step (GameExists if the id is taken).
 
         A ``command_id`` seen before returns its first range as a duplicate, unless both then
         and now came with a ``command_hash`` and they differ: CommandReused, nothing appended.

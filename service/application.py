@@ -286,9 +286,9 @@ class GameService(HistoryMixin):
         seats_out = [{"kind": s["kind"], **({"level": s["level"]} if s["kind"] == "bot" else {}),
                       **({"think_ms": s["think_ms"]} if s.get("think_ms") else {})}
                      for s in seats]
-        self.store.create(game_id, {"game": game_name, "created_by": player_id}, seed)
         if self.lobby is not None:
-            # Indexed before its first event (service/lobby.py): never in no index at all.
+            # Indexed before it exists (service/lobby.py): never in no index at all. Should the
+            # create below fail, the reconcile pass drops the entry (the game is not found).
             self._best_effort("lobby index", game_id, self.lobby.register, game_id, game_name,
                               self.clock() * 1000)
         events = [NewEvent("game_created", {
@@ -298,7 +298,10 @@ class GameService(HistoryMixin):
         humans = [i for i, s in enumerate(seats) if s["kind"] == "human"]
         if join and humans:
             events.append(NewEvent("seat_joined", {"seat": humans[0], "player": player_id}))
-        self._append(game_id, 0, events, None)
+        # Meta, secret and first events in one step (issue 23 item 3): a create refused by an
+        # outage leaves nothing, where it used to leave a meta and secret with no log.
+        self._append(game_id, 0, events, None,
+                     create=({"game": game_name, "created_by": player_id}, seed))
         projection = self.projection(game_id)
         if not humans:
             self._start(game_id, projection)
@@ -591,8 +594,11 @@ class GameService(HistoryMixin):
 
     def _append(self, game_id: str, expected_version: int, events: list[NewEvent],
                 command_id: str | None, command_hash: str | None = None,
-                projection: Projection | None = None) -> Outcome:
+                projection: Projection | None = None,
+                create: tuple[dict[str, str], str] | None = None) -> Outcome:
         """Append ``events``, then bring indexes, jobs and players' notices up to date.
+
+        ``create``: the events are a new game's first; its (meta, secret) are stored with them.
 
         ``projection``, the game at ``expected_version``, lets the notices of a move ride on
         the append's own round trip (the store's outbox): the events' versions, times and
@@ -608,6 +614,8 @@ class GameService(HistoryMixin):
                 not any(is_platform_event(e.type) for e in events):
             extra["outbox"] = lambda stored: self._outbox(game_id, projection, stored, ahead)
         try:
+            if create is not None:
+                extra.update(meta=create[0], new_secret=create[1])
             result: AppendResult = self.store.append(game_id, expected_version, events,
                                                      command_id, command_hash=command_hash,
                                                      **extra)

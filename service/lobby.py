@@ -36,6 +36,7 @@ from typing import Any
 
 from events.projector import Projection, is_platform_event
 from events.store import StoredEvent
+from games import REGISTRY
 from service.due import Due, earliest_due
 
 ROWS = "games:rows"
@@ -175,6 +176,9 @@ class Lobby:
         pipe.hdel(ROWS, game_id)
         for status in STATUSES:
             pipe.zrem(status_key(status), game_id)
+            # Its type is unknown without a log (a create refused after ``register``).
+            for game in REGISTRY:
+                pipe.zrem(status_key(status, game), game_id)
         pipe.zrem(DUE, game_id)
         pipe.zrem(ARCHIVE_DUE, game_id)
         pipe.execute()

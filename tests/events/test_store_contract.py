@@ -79,6 +79,26 @@ def test_concurrent_creates_of_one_id_let_exactly_one_win(store, game_id):
     assert store.secret(game_id) == store.meta(game_id)["by"]
 
 
+def test_a_game_created_with_its_first_events_is_made_in_one_step(store, game_id):
+    # issue 23 item 3: meta, secret and first events together, so no meta without a log.
+    result = store.append(game_id, 0, _events("game_created", "seat_joined"), "create-1",
+                          meta={"game": "tally"}, new_secret="seed-789")
+    assert (result.first_version, result.last_version) == (1, 2)
+    assert store.meta(game_id)["game"] == "tally"
+    assert store.meta(game_id)["version"] == "2"
+    assert store.secret(game_id) == "seed-789"
+    assert verify_chain(store.read(game_id)) is None
+
+
+def test_creating_with_first_events_an_id_taken_writes_nothing(store, game):
+    with pytest.raises(GameExists):
+        store.append(game, 0, _events("game_created"), "create-2", meta={"type": "other"},
+                     new_secret="seed-456")
+    assert store.meta(game)["type"] == "tally"
+    assert store.secret(game) == "seed-123"
+    assert store.read(game) == []
+
+
 def test_unknown_game_raises_game_not_found(store, game_id):
     for call in (store.meta, store.secret, store.last_version):
         with pytest.raises(GameNotFound):

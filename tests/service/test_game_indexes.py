@@ -75,3 +75,14 @@ def test_a_game_is_in_the_open_index_before_its_first_event_and_leaves_it_if_non
         service.projection(game_id)
     assert not lobby.reindex(service, game_id)
     assert lobby.redis.zscore(status_key("open"), game_id) is None
+
+
+def test_a_game_whose_create_was_refused_leaves_every_index_at_the_next_reconcile(api):
+    # issue 23 item 3: registered in the open indexes before the create, which an outage
+    # refused, so it has no meta and no log: reconcile drops it, the per-type index too.
+    client = api.service.store.client
+    ghost = uuid.uuid4().hex[:12]
+    api.service.lobby.register(ghost, "loot", 1.0)
+    api.service.lobby.reconcile(api.service)
+    assert client.zscore(status_key("open"), ghost) is None
+    assert client.zscore(status_key("open", "loot"), ghost) is None

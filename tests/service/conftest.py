@@ -14,6 +14,14 @@ from tests import unlimited
 SEEDS = itertools.count()
 
 
+def games_without_a_log(client) -> set[str]:
+    """Ids with a meta or secret key but no log: a game left half-created (issue 23 item 3)."""
+    def ids(part: str) -> set[str]:
+        return {key.split("}")[0][3:] for key in client.scan_iter(f"{{g:*}}:{part}")}
+
+    return (ids("meta") | ids("secret")) - ids("log")
+
+
 class Api:
     """Thin helpers over Flask's test client; every call is a real HTTP request to the app."""
 

@@ -2,15 +2,12 @@
 written, moves are refused with 503 and the server is never shut down (that would lose what it
 acknowledged); once there is room again, nothing acknowledged is missing.
 
-A real full disk: a 1 MiB tmpfs, filled up. Mounting needs root on Linux; elsewhere the tests
-skip and say why.
+A real full disk: a 1 MiB tmpfs, filled up (tests/small_disk.py). Mounting needs root on Linux;
+elsewhere the tests skip and say why.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -22,7 +19,8 @@ from events.redis_store import RedisEventStore, aof_write_error, connect
 from service.config import Config
 from service.http import create_app
 from tests import unlimited
-from tests.service.conftest import Api
+from tests.service.conftest import Api, games_without_a_log
+from tests.small_disk import small_disk as mounted_small_disk
 
 # The full disk is under an embedded standalone server of the test's own.
 pytestmark = pytest.mark.standalone_redis("the full disk is under a standalone server")
@@ -30,37 +28,10 @@ pytestmark = pytest.mark.standalone_redis("the full disk is under a standalone s
 BOUND = 15.0  # seconds to wait for Redis to notice free space (it retries every 100 ms)
 
 
-class SmallDisk:
-    def __init__(self, path: Path):
-        self.path = path
-        self.filler = path / "filler"
-
-    def fill(self, room: int = 8192) -> None:
-        """Leave about ``room`` bytes free."""
-        stat = os.statvfs(self.path)
-        with open(self.filler, "ab") as handle:
-            handle.write(b"\0" * max(0, stat.f_bavail * stat.f_frsize - room))
-
-    def free(self) -> None:
-        self.filler.unlink(missing_ok=True)
-
-
 @pytest.fixture
 def small_disk(tmp_path: Path):
-    if sys.platform != "linux" or os.geteuid() != 0:
-        pytest.skip("filling a disk needs a tmpfs mount: root on Linux")
-    mount_point = tmp_path / "disk"
-    mount_point.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs",
-                              str(mount_point)], capture_output=True, text=True)
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.strip()}")
-    disk = SmallDisk(mount_point)
-    try:
+    with mounted_small_disk(tmp_path / "disk") as disk:
         yield disk
-    finally:
-        disk.free()
-        subprocess.run(["umount", "-l", str(mount_point)], capture_output=True)
 
 
 @pytest.fixture
@@ -147,3 +118,23 @@ def test_moves_are_refused_with_503_while_the_aof_cannot_be_written(small_disk, 
         events = store.read(game_id)
     # Every acknowledged move is there, in order, once.
     assert [e.version for e in events] == list(range(1, version + 2))
+
+
+def test_games_created_until_the_disk_is_full_are_whole_or_absent(small_disk, disk_server):
+    # issue 23 item 3: a create refused by the full disk used to leave a meta and secret with
+    # no log (404 forever, its audit failing).
+    api = Api(create_app(Config(redis_url=disk_server.url, workers_enabled=False,
+                                **unlimited.CONFIG)))
+    headers = api.player()
+    small_disk.fill()
+    statuses = []
+    for _ in range(2000):
+        response = api.client.post("/v1/games", headers=headers, json={
+            "game": "tally", "seats": [{"kind": "human"}, {"kind": "human"}]})
+        statuses.append(response.status_code)
+        if statuses[-3:] == [503] * 3:
+            break
+    assert statuses[-1] == 503, "the disk never filled up"
+    assert set(statuses) <= {201, 503}
+    client = redis.Redis.from_url(disk_server.url, decode_responses=True, socket_timeout=5)
+    assert games_without_a_log(client) == set()

@@ -4,6 +4,7 @@ one test. Mounting needs root on Linux; elsewhere the tests that use it skip and
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import subprocess
 import sys
@@ -19,13 +20,23 @@ class SmallDisk:
         self.filler = path / "filler"
 
     def fill(self, room: int = 8192) -> None:
-        """Leave about ``room`` bytes free."""
-        stat = os.statvfs(self.path)
-        with open(self.filler, "ab") as handle:
-            handle.write(b"\0" * max(0, stat.f_bavail * stat.f_frsize - room))
+        """Leave about ``room`` bytes free (none, if Redis writes meanwhile)."""
+        with open(self.filler, "ab", buffering=0) as handle:
+            while (spare := _free_bytes(self.path) - room) > 0:
+                try:
+                    handle.write(b"\0" * min(spare, 1 << 20))
+                except OSError as exc:  # a server writing to the disk took the rest
+                    if exc.errno != errno.ENOSPC:
+                        raise
+                    return
 
     def free(self) -> None:
         self.filler.unlink(missing_ok=True)
+
+
+def _free_bytes(path: Path) -> int:
+    stat = os.statvfs(path)
+    return stat.f_bavail * stat.f_frsize
 
 
 @contextlib.contextmanager

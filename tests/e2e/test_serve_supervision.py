@@ -1,20 +1,28 @@
 """`tablestream serve` keeps serving when one of its processes is killed (issue 9, item 5):
-the real gunicorn, job worker and embedded Redis, each killed with SIGKILL."""
+the real gunicorn, job worker and embedded Redis, each killed with SIGKILL; and when its data
+disk fills up (issue 23 items 1 and 2): a small tmpfs (tests/small_disk.py), filled."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import redis
 import requests
 
+from events import embedded_redis
+from events.redis_store import RedisEventStore, aof_write_error, connect
 from tests import unlimited
 from tests.e2e.conftest import free_port, stop
+from tests.small_disk import small_disk
 from tests.workers.conftest import wait_for
 
 pytestmark = pytest.mark.e2e
@@ -40,10 +48,11 @@ def children(pid: int) -> dict[int, str]:
 class Serve:
     """A real `tablestream serve` with its own embedded Redis in a temporary data dir."""
 
-    def __init__(self, tmp_path: Path):
+    def __init__(self, tmp_path: Path, data: Path | None = None):
         self.port = free_port()
         self.log = tmp_path / "serve.log"
-        env = {**os.environ, **unlimited.ENV, "TABLESTREAM_DATA": str(tmp_path),
+        self.data = data or tmp_path
+        env = {**os.environ, **unlimited.ENV, "TABLESTREAM_DATA": str(self.data),
                "TABLESTREAM_SWEEP_SECONDS": "1", "TABLESTREAM_STALE_STARTED_SECONDS": "2"}
         env.pop("REDIS_URL", None)
         env.pop("QUEUE_REDIS_URL", None)
@@ -54,6 +63,11 @@ class Serve:
                 env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         self.base = f"http://127.0.0.1:{self.port}/v1"
         wait_for(self.answers, timeout=90, interval=0.1, message="the server to come up")
+
+    def family(self) -> set[int]:
+        """serve's children and grandchildren (gunicorn's workers)."""
+        kids = set(children(self.process.pid))
+        return kids | {pid for kid in kids for pid in children(kid)}
 
     def answers(self) -> bool:
         try:
@@ -89,6 +103,10 @@ class Serve:
         except requests.RequestException:
             return None
         return response.json()["version"] if response.status_code == 200 else None
+
+    def redis(self) -> redis.Redis:
+        port = json.loads((self.data / "redis.json").read_text())["port"]
+        return redis.Redis(port=port, decode_responses=True, socket_timeout=5)
 
 
 @pytest.fixture
@@ -151,3 +169,97 @@ def test_ctrl_c_still_stops_everything_with_status_0(serve):
         wait_for(lambda p=pid: not Path(f"/proc/{p}").exists() or
                  Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z",
                  timeout=20, message=f"child {pid} to stop")
+
+
+RECOVERY = 20.0  # s: Redis retries its append-only file every second; the worker backs off 2 s
+
+
+@pytest.fixture
+def full_disk_serve(tmp_path) -> Iterator[tuple[Serve, object]]:
+    """serve with its data dir on an 8 MiB tmpfs; its Redis killed at the end whatever state
+    the test left it in (it may have been left running on purpose)."""
+    with small_disk(tmp_path / "disk", "8m") as disk:
+        server = Serve(tmp_path, disk.path / "data")
+        redis_pid = server.child("redis-server")
+        try:
+            yield server, disk
+        finally:
+            disk.free()
+            if server.process.poll() is None:
+                stop(server.process)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(redis_pid, signal.SIGKILL)
+
+
+def _new_player(serve: Serve) -> requests.Response:
+    return requests.post(f"{serve.base}/players", json={"name": "x"}, timeout=10)
+
+
+def test_a_full_data_disk_refuses_writes_keeps_reads_and_every_process_then_recovers(
+        full_disk_serve):
+    serve, disk = full_disk_serve
+    game_id = serve.bot_game(serve.player())
+    _advances(serve, game_id)
+    family = serve.family()
+    disk.fill()
+    wait_for(lambda: _new_player(serve).status_code == 503, timeout=RECOVERY,
+             message="a write refused by the full disk")
+    refused = _new_player(serve)
+    assert refused.status_code == 503 and refused.json()["code"] == "store_unavailable"
+    assert int(refused.headers["Retry-After"]) >= 1
+    # The bots' moves are refused too (their worker backs off): reads, the lobby and the
+    # metrics keep answering, and no process dies (it used to: SIGBUS, the worker's MISCONF).
+    until = time.monotonic() + 12
+    while time.monotonic() < until:
+        for path in (f"/games/{game_id}", f"/games/{game_id}/events?limit=5", "/games",
+                     "/games/catalog"):
+            assert requests.get(serve.base + path, timeout=10).status_code == 200, path
+        assert requests.get(f"http://127.0.0.1:{serve.port}/metrics",
+                            timeout=10).status_code == 200
+        assert _new_player(serve).status_code == 503
+        time.sleep(0.5)
+    assert serve.family() == family, "a process died or was restarted"
+    disk.free()
+    wait_for(lambda: _new_player(serve).status_code == 201, timeout=RECOVERY,
+             message="writes accepted again")
+    _advances(serve, game_id)  # the job worker plays on, by itself
+    assert serve.family() == family
+    assert "restarted (pid" not in serve.log.read_text()
+
+
+def test_serve_stopped_while_its_disk_is_full_leaves_redis_running_and_loses_no_move(
+        full_disk_serve):
+    serve, disk = full_disk_serve
+    headers = serve.player()
+    response = requests.post(f"{serve.base}/games", headers=headers, timeout=10, json={
+        "game": "tally", "options": {"target": 10_000_000}, "seats": [{"kind": "human"}]})
+    assert response.status_code == 201, response.text
+    game_id = response.json()["id"]
+    assert requests.post(f"{serve.base}/games/{game_id}/start", headers=headers,
+                         timeout=10).status_code == 200
+    version = serve.version(game_id)
+    disk.fill()
+    for _ in range(5000):
+        answer = requests.post(f"{serve.base}/games/{game_id}/commands", headers=headers,
+                               timeout=10, json={"type": "add", "amount": 1,
+                                                 "expected_version": version})
+        if answer.status_code != 200:
+            break
+        version = answer.json()["version"]
+    assert answer.status_code == 503, answer.text
+    client = serve.redis()
+    assert aof_write_error(client), "the disk never filled up"
+    # The last moves acknowledged are only in Redis's memory: a kill of Redis loses them.
+    redis_pid = serve.child("redis-server")
+    os.kill(serve.process.pid, signal.SIGTERM)
+    assert serve.process.wait(timeout=60) == 1
+    assert Path(f"/proc/{redis_pid}").exists()
+    assert aof_write_error(client)  # alive, and still holding them
+    assert "left running" in serve.log.read_text()
+    disk.free()
+    wait_for(lambda: aof_write_error(client) is None, timeout=RECOVERY,
+             message="Redis to write its append-only file")
+    client.shutdown()  # clean now: it has written them
+    with embedded_redis.start(serve.data) as restarted:
+        events = RedisEventStore(connect(restarted.url)).read(game_id)
+    assert events[-1].version == version  # every acknowledged move, nothing more

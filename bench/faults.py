@@ -3,14 +3,18 @@
 Starts the real `tablestream serve` (embedded Redis, gunicorn with gevent, an RQ worker) on a
 loopback port with a fresh data dir, plays many games against bots from client threads (each
 recording every command the server acknowledged), and meanwhile kills with SIGKILL, in turn, the
-Redis server, a gunicorn worker, the gunicorn master and the RQ worker. After each kill it waits
-for recovery: the API answers, and every client has a command acknowledged again (which, against
-bots, needs the bots to have played too).
+Redis server, a gunicorn worker, the gunicorn master and the RQ worker; then (issue 23) fills the
+data disk for --hold seconds (the data dir is a tmpfs of its own, mounted when the machine lets
+root do it; else that fault is skipped, and says why) and freezes Redis (SIGSTOP, then SIGCONT
+after --hold seconds). While the disk is full or Redis frozen no process may die and reads must
+answer (on a full disk; a frozen Redis makes them 503 after the socket timeout). After each fault
+it waits for recovery: the API answers, and every client has a command acknowledged again (which,
+against bots, needs the bots to have played too), with no manual restart.
 At the end it reads the store directly and checks that every acknowledged command is there exactly
 once (its events at the versions the server answered, no others), and that every game's hash
 chain verifies and its recorded commands re-run to the same events (events/audit.py).
 
-    python bench/faults.py [--games 12] [--rounds 2] [--settle 3]
+    python bench/faults.py [--games 12] [--rounds 2] [--settle 3] [--hold 6]
 
 Exit status 1 when anything acknowledged is lost or duplicated, a chain fails, or a fault is not
 recovered from within --recover-timeout seconds.
@@ -19,9 +23,12 @@ recovered from within --recover-timeout seconds.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -30,7 +37,7 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,6 +53,9 @@ from events.redis_store import RedisEventStore, connect
 
 TIMEOUT = 5.0  # per HTTP request
 RETRY_FOR = 60.0  # a command is retried (same command_id) this long through an outage
+KILLS = ["redis", "api worker", "api master", "rq worker"]  # SIGKILLed
+HELD = ["full disk", "frozen redis"]  # held for --hold seconds, then released (issue 23)
+DISK_SIZE = "256m"  # the data dir's own tmpfs: the full-disk fault fills it
 
 
 def free_port() -> int:
@@ -92,6 +102,7 @@ class Serve:
     """`tablestream serve` and its children, found through /proc."""
 
     def __init__(self, data: Path, port: int, log: Path):
+        self.log = log
         # No rate limits: a dozen clients on one address create players and games fast.
         env = {**os.environ, "TABLESTREAM_DATA": str(data), "RATE_LIMIT_PER_SECOND": "0",
                "RATE_LIMIT_PLAYERS_PER_MINUTE": "0", "RATE_LIMIT_GAMES_PER_MINUTE": "0",
@@ -109,6 +120,12 @@ class Serve:
     def children(self) -> dict[int, str]:
         return {pid: cmd for pid, (ppid, cmd) in processes().items()
                 if ppid == self.process.pid}
+
+    def family(self) -> set[int]:
+        """serve's children and theirs (gunicorn's workers)."""
+        everyone = processes()
+        kids = {pid for pid, (ppid, _) in everyone.items() if ppid == self.process.pid}
+        return kids | {pid for pid, (ppid, _) in everyone.items() if ppid in kids}
 
     def target(self, fault: str) -> int | None:
         """The pid to kill for ``fault``."""
@@ -271,45 +288,143 @@ def store_answers(serve: Serve) -> bool:
 
 def inject(serve: Serve, fault: str, tally: Tally, clients: int,
            timeout: float) -> float | None:
-    """Kill the fault's process with SIGKILL; seconds until the service works again, or None.
-
-    Works again means: the API answers, a command sent after the kill is acknowledged, and a
-    bot has moved since (so the job worker, the queue and the store work). Also shown: when
-    every client has had a command acknowledged since the kill (against bots, that needs the
-    bots to have played in every client's game), which on a loaded machine is mostly the time
-    one round of play takes."""
+    """Kill the fault's process with SIGKILL; seconds until the service works again, or None."""
     pid = serve.target(fault)
     if pid is None:
         print(f"  {fault}: no such process to kill", flush=True)
         return None
     killed, killed_wall = time.monotonic(), time.time()
     os.kill(pid, signal.SIGKILL)
-    until = killed + timeout
+    return recovery(serve, f"{fault:12} pid {pid:>7}", tally, clients, killed, killed_wall,
+                    timeout)
+
+
+def recovery(serve: Serve, label: str, tally: Tally, clients: int, since: float,
+             since_wall: float, timeout: float) -> float | None:
+    """Seconds from ``since`` (monotonic; ``since_wall`` the same moment in epoch seconds)
+    until the service works again, or None if not within ``timeout``.
+
+    Works again means: the API answers, a command sent after the fault is acknowledged, and a
+    bot has moved since (so the job worker, the queue and the store work). Also shown: when
+    every client has had a command acknowledged since the fault (against bots, that needs the
+    bots to have played in every client's game), which on a loaded machine is mostly the time
+    one round of play takes."""
+    until = since + timeout
     api = wait(lambda: answers(serve.base), until)
     store = wait(lambda: store_answers(serve), until)
 
-    def acked_after_kill() -> bool:
+    def acked_after_fault() -> bool:
         with tally.lock:
-            return any(sent > killed for sent, _ in tally.sent_acked)
+            return any(sent > since for sent, _ in tally.sent_acked)
 
     def every_client_acked() -> bool:
         with tally.lock:
-            return sum(t > killed for t in tally.last_ack.values()) >= clients
+            return sum(t > since for t in tally.last_ack.values()) >= clients
 
-    acked = wait(acked_after_kill, until)
-    bots = wait(lambda: bot_moved_since(serve, tally, killed_wall), until)
+    acked = wait(acked_after_fault, until)
+    bots = wait(lambda: bot_moved_since(serve, tally, since_wall), until)
     everyone = wait(every_client_acked, until)
     if None in (api, store, acked, bots, everyone):
-        print(f"  {fault:10} pid {pid:>7}  NOT recovered within {timeout:.0f}s (api "
+        print(f"  {label}  NOT recovered within {timeout:.0f}s (api "
               f"{api is not None}, new command acked {acked is not None}, bot moved "
               f"{bots is not None}, every client acked {everyone is not None})", flush=True)
         return None
-    seconds = max(api, acked, bots) - killed
-    print(f"  {fault:10} pid {pid:>7}  recovered in {seconds:5.2f}s (API {api - killed:.2f}s, "
-          f"Redis {store - killed:.2f}s, "
-          f"a new command acked {acked - killed:.2f}s, a bot move {bots - killed:.2f}s; every "
-          f"client acked again {everyone - killed:.2f}s)", flush=True)
+    seconds = max(api, acked, bots) - since
+    print(f"  {label}  recovered in {seconds:5.2f}s (API {api - since:.2f}s, "
+          f"Redis {store - since:.2f}s, "
+          f"a new command acked {acked - since:.2f}s, a bot move {bots - since:.2f}s; every "
+          f"client acked again {everyone - since:.2f}s)", flush=True)
     return seconds
+
+
+@dataclass
+class Held:
+    """What a held fault (a full disk, a frozen Redis) looked like from outside meanwhile."""
+
+    reads: int = 0
+    reads_answered: int = 0  # any HTTP answer
+    reads_ok: int = 0  # 200
+    writes: int = 0
+    writes_answered: int = 0
+    writes_503: int = 0
+    retry_after: int = 0  # 503s that carried Retry-After
+    died: int = 0  # serve's processes gone when it ended
+    recovered: float | None = None
+
+    def ok(self, fault: str) -> bool:
+        """Every request answered, no process died, recovered; on a full disk reads work."""
+        return (self.reads_answered == self.reads and self.writes_answered == self.writes
+                and self.retry_after == self.writes_503 and self.died == 0
+                and self.recovered is not None
+                and (fault != "full disk" or self.reads_ok == self.reads))
+
+
+def fill(directory: Path) -> Path:
+    """Fill the disk under ``directory`` to the last byte; the file that did it."""
+    filler = directory / "filler"
+    with open(filler, "ab", buffering=0) as handle:
+        for size in (1 << 20, 1 << 14, 512):
+            chunk = b"\0" * size
+            while True:
+                try:
+                    handle.write(chunk)
+                except OSError as exc:
+                    if exc.errno != errno.ENOSPC:
+                        raise
+                    break
+    return filler
+
+
+def probe(http: requests.Session, method: str, url: str, **kwargs: Any
+          ) -> requests.Response | None:
+    try:
+        return http.request(method, url, timeout=TIMEOUT, **kwargs)
+    except requests.RequestException:
+        return None
+
+
+def hold(serve: Serve, fault: str, seconds: float, tally: Tally, clients: int,
+         timeout: float) -> Held:
+    """Fill the data disk or freeze Redis (SIGSTOP) for ``seconds`` while probing reads and
+    writes, then free it (SIGCONT) and wait for recovery, with no restart by hand."""
+    seen = Held()
+    family = serve.family()
+    redis_pid = serve.target("redis")
+    if redis_pid is None:
+        print(f"  {fault}: no Redis to act on", flush=True)
+        return seen
+    filler = fill(serve.data) if fault == "full disk" else None
+    if filler is None:
+        os.kill(redis_pid, signal.SIGSTOP)
+    http = requests.Session()
+    until = time.monotonic() + seconds
+    try:
+        while time.monotonic() < until:
+            read = probe(http, "GET", f"{serve.base}/games?limit=5")
+            seen.reads += 1
+            seen.reads_answered += read is not None
+            seen.reads_ok += read is not None and read.status_code == 200
+            write = probe(http, "POST", f"{serve.base}/players", json={"name": "probe"})
+            seen.writes += 1
+            seen.writes_answered += write is not None
+            if write is not None and write.status_code == 503:
+                seen.writes_503 += 1
+                seen.retry_after += "Retry-After" in write.headers
+            time.sleep(0.25)
+    finally:
+        if filler is not None:
+            filler.unlink()
+        else:
+            os.kill(redis_pid, signal.SIGCONT)
+    freed, freed_wall = time.monotonic(), time.time()
+    print(f"  {fault:12} held {seconds:.0f}s: reads answered {seen.reads_answered}/"
+          f"{seen.reads} ({seen.reads_ok} with 200), writes answered {seen.writes_answered}/"
+          f"{seen.writes} ({seen.writes_503} with 503, {seen.retry_after} of them with "
+          "Retry-After)", flush=True)
+    seen.recovered = recovery(serve, f"{fault:12} released ", tally, clients, freed,
+                              freed_wall, timeout)
+    seen.died = len(family - serve.family())
+    return seen
 
 
 def check_store(url: str, tally: Tally) -> dict[str, int]:
@@ -347,26 +462,53 @@ def main() -> int:
     parser.add_argument("--settle", type=float, default=3.0,
                         help="seconds of plain load between faults")
     parser.add_argument("--recover-timeout", type=float, default=45.0)
+    parser.add_argument("--hold", type=float, default=6.0,
+                        help="seconds the disk stays full, and Redis frozen")
     options = parser.parse_args()
-    data = Path(tempfile.mkdtemp(prefix="tablestream-faults-"))
+    root = Path(tempfile.mkdtemp(prefix="tablestream-faults-"))
     port = free_port()
-    serve = Serve(data, port, data / "serve.log")
+    with data_disk(root / "data") as (data, no_disk):
+        serve = Serve(data, port, root / "serve.log")
+        try:
+            return run(serve, options, data, port, no_disk)
+        finally:
+            if serve.process.poll() is None:
+                serve.stop()
+
+
+@contextlib.contextmanager
+def data_disk(data: Path) -> Iterator[tuple[Path, str | None]]:
+    """The data dir, a tmpfs of its own (so the full-disk fault fills only it) when the machine
+    lets root mount one; else a plain dir, and why the full-disk fault cannot run."""
+    data.mkdir()
+    why = None
+    if sys.platform != "linux" or os.geteuid() != 0 or shutil.which("mount") is None:
+        why = "mounting a tmpfs needs root on Linux"
+    else:
+        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={DISK_SIZE}", "tmpfs",
+                                  str(data)], capture_output=True, text=True)
+        if mounted.returncode != 0:
+            why = f"cannot mount a tmpfs here: {mounted.stderr.strip()}"
     try:
-        return run(serve, options, data, port)
+        yield data, why
     finally:
-        if serve.process.poll() is None:
-            serve.stop()
+        if why is None:
+            subprocess.run(["umount", "-l", str(data)], capture_output=True)
 
 
-def run(serve: Serve, options: argparse.Namespace, data: Path, port: int) -> int:
-    faults = ["redis", "api worker", "api master", "rq worker"]
+def run(serve: Serve, options: argparse.Namespace, data: Path, port: int,
+        no_disk: str | None) -> int:
+    held_faults = [f for f in HELD if f != "full disk" or no_disk is None]
     started = time.monotonic()
     if wait(lambda: answers(serve.base), time.monotonic() + 90) is None:
-        print(f"serve did not come up; see {data / 'serve.log'}")
+        print(f"serve did not come up; see {serve.log}")
         serve.stop()
         return 1
-    print(f"Fault suite: tablestream serve on 127.0.0.1:{port} (data in {data}), "
+    print(f"Fault suite: tablestream serve on 127.0.0.1:{port} (data in {data}"
+          f"{', a tmpfs of ' + DISK_SIZE if no_disk is None else ''}), "
           f"{options.games} clients playing loot and mask men against bots", flush=True)
+    if no_disk is not None:
+        print(f"  the full-disk fault is skipped: {no_disk}", flush=True)
     tally = Tally()
     stop = threading.Event()
     clients = [threading.Thread(target=play, args=(serve.base, n, tally, stop), daemon=True)
@@ -374,11 +516,18 @@ def run(serve: Serve, options: argparse.Namespace, data: Path, port: int) -> int
     for thread in clients:
         thread.start()
     time.sleep(options.settle)
-    recoveries: dict[str, list[float | None]] = {fault: [] for fault in faults}
+    recoveries: dict[str, list[float | None]] = {fault: [] for fault in KILLS + held_faults}
+    held: dict[str, list[Held]] = {fault: [] for fault in held_faults}
     for _ in range(options.rounds):
-        for fault in faults:
+        for fault in KILLS:
             recoveries[fault].append(inject(serve, fault, tally, len(clients),
                                             options.recover_timeout))
+            time.sleep(options.settle)
+        for fault in held_faults:
+            seen = hold(serve, fault, options.hold, tally, len(clients),
+                        options.recover_timeout)
+            held[fault].append(seen)
+            recoveries[fault].append(seen.recovered)
             time.sleep(options.settle)
     stop.set()
     for thread in clients:
@@ -386,13 +535,13 @@ def run(serve: Serve, options: argparse.Namespace, data: Path, port: int) -> int
     alive = serve.process.poll() is None
     figures = check_store(serve.redis_url(), tally)
     status = serve.stop()
-    log = (data / "serve.log").read_text(errors="replace")
+    log = serve.log.read_text(errors="replace")
     restarts = sum("restarted (pid" in line for line in log.splitlines())
     elapsed = time.monotonic() - started
     every = [s for values in recoveries.values() for s in values]
     recovered = [s for s in every if s is not None]
     print()
-    print(f"faults injected (SIGKILL):  {len(every)} "
+    print(f"faults injected:            {len(every)} "
           f"({', '.join(f'{f} x{len(v)}' for f, v in recoveries.items())}) in {elapsed:.0f}s")
     print(f"acknowledged commands:      {len(tally.acks)} (clients; plus every bot and clock "
           f"move in the logs: {figures['events']} events in {figures['games']} games)")
@@ -402,17 +551,26 @@ def run(serve: Serve, options: argparse.Namespace, data: Path, port: int) -> int
           "(hash chain, seed, every command re-run)")
     for fault, values in recoveries.items():
         shown = ", ".join("not recovered" if s is None else f"{s:.1f}" for s in values)
-        print(f"seconds to recover, {fault + ':':11} {shown}")
+        print(f"seconds to recover, {fault + ':':13} {shown}")
     if recovered:
-        print(f"seconds to recover, worst:  {max(recovered):.1f}")
+        print(f"seconds to recover, worst:    {max(recovered):.1f}")
+    for fault, seen in held.items():
+        reads = sum(h.reads_answered for h in seen), sum(h.reads for h in seen)
+        writes = sum(h.writes_answered for h in seen), sum(h.writes for h in seen)
+        print(f"{fault} ({options.hold:.0f}s each): requests answered {reads[0]}/{reads[1]} "
+              f"reads ({sum(h.reads_ok for h in seen)} with 200), {writes[0]}/{writes[1]} "
+              f"writes ({sum(h.writes_503 for h in seen)} with 503 + Retry-After "
+              f"{sum(h.retry_after for h in seen)}); processes died "
+              f"{sum(h.died for h in seen)}; recovered without a manual restart "
+              f"{sum(h.recovered is not None for h in seen)}/{len(seen)}")
     print(f"serve: {'still serving' if alive else 'DIED'} through the faults, {restarts} child "
           f"restarts logged, exit status {status} on SIGTERM; refused (409/422) "
           f"{tally.refused}, unanswered after {RETRY_FOR:.0f}s of retries {tally.unanswered}")
     ok = (alive and figures["lost"] == 0 and figures["duplicated"] == 0
-          and figures["chains_ok"] == figures["games"] and len(recovered) == len(every))
+          and figures["chains_ok"] == figures["games"] and len(recovered) == len(every)
+          and all(h.ok(fault) for fault, seen in held.items() for h in seen))
     print("OK" if ok else "FAILED")
     return 0 if ok else 1
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -6,7 +6,7 @@ recording every command the server acknowledged), and meanwhile kills with SIGKI
 Redis server, a gunicorn worker, the gunicorn master and the RQ worker; then (issue 23) fills the
 data disk for --hold seconds (the data dir is a tmpfs of its own, mounted when the machine lets
 root do it; else that fault is skipped, and says why) and freezes Redis (SIGSTOP, then SIGCONT
-after --hold seconds). While the disk is full or Redis frozen no process may die and reads must
+after --freeze seconds). While the disk is full or Redis frozen no process may die and reads must
 answer (on a full disk; a frozen Redis makes them 503 after the socket timeout). After each fault
 it waits for recovery: the API answers, and every client has a command acknowledged again (which,
 against bots, needs the bots to have played too), with no manual restart.
@@ -14,7 +14,7 @@ At the end it reads the store directly and checks that every acknowledged comman
 once (its events at the versions the server answered, no others), and that every game's hash
 chain verifies and its recorded commands re-run to the same events (events/audit.py).
 
-    python bench/faults.py [--games 12] [--rounds 2] [--settle 3] [--hold 6]
+    python bench/faults.py [--games 12] [--rounds 2] [--settle 3] [--hold 6] [--freeze 20]
 
 Exit status 1 when anything acknowledged is lost or duplicated, a chain fails, or a fault is not
 recovered from within --recover-timeout seconds.
@@ -463,7 +463,10 @@ def main() -> int:
                         help="seconds of plain load between faults")
     parser.add_argument("--recover-timeout", type=float, default=45.0)
     parser.add_argument("--hold", type=float, default=6.0,
-                        help="seconds the disk stays full, and Redis frozen")
+                        help="seconds the disk stays full")
+    parser.add_argument("--freeze", type=float, default=20.0,
+                        help="seconds Redis stays frozen (past the 15 s socket timeout RQ gives "
+                             "its worker's connection, so the worker's own calls time out)")
     options = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="tablestream-faults-"))
     port = free_port()
@@ -524,8 +527,8 @@ def run(serve: Serve, options: argparse.Namespace, data: Path, port: int,
                                             options.recover_timeout))
             time.sleep(options.settle)
         for fault in held_faults:
-            seen = hold(serve, fault, options.hold, tally, len(clients),
-                        options.recover_timeout)
+            seconds = options.hold if fault == "full disk" else options.freeze
+            seen = hold(serve, fault, seconds, tally, len(clients), options.recover_timeout)
             held[fault].append(seen)
             recoveries[fault].append(seen.recovered)
             time.sleep(options.settle)
@@ -557,7 +560,8 @@ def run(serve: Serve, options: argparse.Namespace, data: Path, port: int,
     for fault, seen in held.items():
         reads = sum(h.reads_answered for h in seen), sum(h.reads for h in seen)
         writes = sum(h.writes_answered for h in seen), sum(h.writes for h in seen)
-        print(f"{fault} ({options.hold:.0f}s each): requests answered {reads[0]}/{reads[1]} "
+        seconds = options.hold if fault == "full disk" else options.freeze
+        print(f"{fault} ({seconds:.0f}s each): requests answered {reads[0]}/{reads[1]} "
               f"reads ({sum(h.reads_ok for h in seen)} with 200), {writes[0]}/{writes[1]} "
               f"writes ({sum(h.writes_503 for h in seen)} with 503 + Retry-After "
               f"{sum(h.retry_after for h in seen)}); processes died "

@@ -164,3 +164,20 @@ def test_metrics_count_requests_by_route_and_status_and_moves_and_conflicts(api)
     assert _metric(after, "tablestream_append_conflicts_total") > _metric(
         before, "tablestream_append_conflicts_total")
     assert "tablestream_sse_connections" in after and "tablestream_clock_lateness_seconds" in after
+
+
+def test_the_browsable_reference_may_not_be_framed_and_runs_only_its_own_scripts(api):
+    """Issue 23 item 16: /v1/docs has a content policy like /play/'s."""
+    import base64
+    import hashlib
+    import re
+
+    page = api.client.get("/v1/docs")
+    policy = page.headers["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in policy and "default-src 'none'" in policy
+    assert "'unsafe-inline'" not in policy.split("script-src")[1].split(";")[0]
+    [inline] = re.findall(rb"<script>(.*?)</script>", page.data, re.DOTALL)
+    digest = base64.b64encode(hashlib.sha256(inline).digest()).decode()
+    assert f"'sha256-{digest}'" in policy
+    asset = api.client.get("/v1/docs/assets/static/swagger-ui-bundle.js")
+    assert "frame-ancestors 'none'" in asset.headers["Content-Security-Policy"]

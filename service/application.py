@@ -188,7 +188,7 @@ class GameService(HistoryMixin):
             "game": projection.data["game"],
             "version": projection.version,
             "status": projection.status,
-            "options": projection.data["options"],
+            "options": projection.game.shown_options(projection.data["options"]),
             "seats": self.seats_public(projection),
             "you": viewer if isinstance(viewer, int) else None,
             "view": view,
@@ -241,6 +241,9 @@ class GameService(HistoryMixin):
                                "at": event.at}
         if event.command is not None and viewer in (AUDITOR, int(event.seat)):
             out["command"] = event.command
+        if event.type == "game_created" and game.test_only_options:
+            out["data"] = {**event.data, "options": game.shown_options(event.data["options"])}
+            return out
         if is_platform_event(event.type) or viewer == AUDITOR:
             out["data"] = event.data
             return out
@@ -255,11 +258,14 @@ class GameService(HistoryMixin):
         return catalog()
 
     def create_game(self, player_id: str, game_name: str, options: dict[str, Any] | None,
-                    seats: list[dict[str, Any]], join: bool = True, unlisted: bool = True) -> str:
+                    seats: list[dict[str, Any]], join: bool = True, unlisted: bool = True,
+                    test_options: bool = True) -> str:
         """Create a game with seat slots (humans and bots); the creator takes a human seat.
 
         ``unlisted=False`` (the HTTP API's default) refuses the games kept for tests and
         benchmarks: ``tally`` takes a target of millions, a cost anyone could otherwise trigger.
+        ``test_options=False`` (the same) refuses a game's test-only options (Mag Blast's
+        stacked ``deal`` would let a creator choose everyone's hands).
         """
         game = REGISTRY.get(game_name)
         if game is None or (game_name in UNLISTED and not unlisted):
@@ -272,6 +278,11 @@ class GameService(HistoryMixin):
             if spec["kind"] == "bot" and spec.get("level") not in game.bot_levels:
                 raise BadRequest("unknown_bot_level",
                                  f"{game.title} bots come in levels {', '.join(game.bot_levels)}.")
+        chosen = sorted(k for k in game.test_only_options if (options or {}).get(k) is not None)
+        if chosen and not test_options:
+            raise BadRequest("test_only_option",
+                             f"{', '.join(chosen)}: for tests and scenarios only.",
+                             details={"options": chosen})
         try:
             loaded = game.load_options(options)
             game.setup(len(seats), loaded, Rng("options-check"))

@@ -50,7 +50,7 @@ from games.core import (
 )
 from service import metrics
 from service.catalog import catalog
-from service.due import Due, due_jobs
+from service.due import Due, due_jobs, idle_at
 from service.errors import (
     BadRequest,
     Conflict,
@@ -526,6 +526,28 @@ class GameService(HistoryMixin):
             return outcome
 
         return self._once(game_id, command_id, attempt, retries)
+
+    def hand_idle_game_to_bots(self, game_id: str, now: float | None = None) -> Outcome | None:
+        """An idle game (service.due.idle_at: nothing happened for a day) has its human seats
+        handed to bots, as events, so it finishes rather than stays running for ever (issue 23
+        item 17); a player takes their seat back by sending any command. None when the game
+        is not idle (any event since, or already handed over)."""
+        projection = self.projection(game_id)
+        due = idle_at(projection)
+        if due is None or (now if now is not None else self.clock()) < due:
+            return None
+        game = projection.game
+        level = "basic" if "basic" in game.bot_levels else game.bot_levels[0]
+        events = [NewEvent("seat_replaced_by_bot", {"seat": seat, "level": level, "idle": True})
+                  for seat, info in enumerate(projection.seats)
+                  if info["kind"] == "human" and not info.get("bot")]
+        log.warning("game %s idle since %s: %d human seats handed to bots", game_id,
+                    projection.data.get("last_at"), len(events))
+        try:
+            return self._append(game_id, projection.version, events,
+                                f"idle:{game_id}:{projection.version}")
+        except Conflict:
+            return None  # someone moved meanwhile: no longer idle
 
     def game_log(self, game_id: str) -> list[Event]:
         """The game's own events in force now, oldest first: a takeback (``rewound``) drops

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import logging
+import time
 from collections.abc import Callable, Iterator
 from contextlib import closing
 
+import redis
 from flask import Response, stream_with_context
 from flask.views import MethodView
 
@@ -19,8 +22,10 @@ from service.http.errors import end_on_outage
 from service.http.games import game_wire
 from service.http.schemas import EventOut, EventPage, EventsQuery, StreamHeaders, StreamQuery
 from service.http.stream_auth import TOKEN_ENDED, TokenWatch
+from service.lobby import WATCH_SECONDS
 from service.shared_bytes import SharedBytes
 
+log = logging.getLogger(__name__)
 EVENT_OUT = EventOut()  # the wire form, as in every other answer (seats as integers)
 # What every stream writes alike: one object each, so the worker frames it once (SharedBytes).
 CONNECTED = SharedBytes(b": connected\n\n")
@@ -129,11 +134,14 @@ def _follow(service, game, game_id: str, viewer, after: int, end: int, watch: To
         ("game", game_id), after, read=lambda v: store.read(game_id, v + 1),
         wait=lambda v, block_ms: store.wait(game_id, v, block_ms),
         position_of=_version, order=int, heartbeat=watch.wake, end=end)
+    presence = Presence(ctx().lobby, game_id) if isinstance(viewer, int) else None
     with closing(batches):
         for batch in batches:
             if watch.ended():
                 yield TOKEN_ENDED
                 return
+            if presence is not None:
+                presence.renew()
             if batch is None:
                 if watch.keep_alive_due():
                     yield KEEP_ALIVE
@@ -152,6 +160,27 @@ def _follow(service, game, game_id: str, viewer, after: int, end: int, watch: To
             yield text  # one write a batch: with 1,000 subscribers the writes are the cost
             if over:
                 return
+
+
+class Presence:
+    """A seated player's open stream marks the game watched (service.lobby), renewed twice a
+    WATCH_SECONDS, so the sweeper does not hand an idle game to bots while they are connected
+    (issue 23 item 17). Best effort: a failed write costs no stream."""
+
+    def __init__(self, lobby, game_id: str):
+        self.lobby = lobby
+        self.game_id = game_id
+        self.renewed = float("-inf")
+
+    def renew(self) -> None:
+        now = time.monotonic()
+        if now - self.renewed < WATCH_SECONDS / 2:
+            return
+        self.renewed = now
+        try:
+            self.lobby.watching(self.game_id)
+        except redis.RedisError:
+            log.warning("could not mark game %s watched", self.game_id, exc_info=True)
 
 
 def _sse_events(service, game, events: list[StoredEvent], viewer) -> tuple[SharedBytes, bool]:

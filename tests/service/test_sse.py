@@ -222,3 +222,19 @@ def test_a_rotated_token_ends_its_open_notice_stream(make_app, api):
                                      headers=headers).status_code == 201
     took, last = _stream_end_after(stream, STREAM_TOKEN_SECONDS + 1)
     assert took <= STREAM_TOKEN_SECONDS + 1 and last == TOKEN_ENDED
+
+
+def test_a_seated_players_stream_marks_the_game_watched_and_a_spectators_does_not(api):
+    """Issue 23 item 17: the sweeper leaves an idle game alone while a seated player follows
+    it live (service.lobby.watched)."""
+    lobby = api.app.extensions["tablestream"].lobby
+    game_id, players = api.table("tally", 1, {"target": 100})
+    spectator = api.client.get(f"/v1/games/{game_id}/events/stream", buffered=False)
+    next(iter(spectator.response)), next(iter(spectator.response))  # connected, a keep-alive
+    spectator.close()
+    assert not lobby.watched(game_id)
+    seated = api.client.get(f"/v1/games/{game_id}/events/stream", headers=players[0],
+                            buffered=False)
+    next(iter(seated.response)), next(iter(seated.response))
+    seated.close()
+    assert lobby.watched(game_id)

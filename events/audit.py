@@ -11,6 +11,7 @@ import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from typing import Any
 
 from events.codec import canonical, verify_chain
@@ -53,9 +54,15 @@ def transcript(game_id: str, events: list[StoredEvent], seed: str | None) -> dic
         "seed_sha256": head.get("seed_sha256"),
         "result": finished.data.get("result") if finished is not None else None,
         "events": [e.to_dict() for e in events],
-        "commands": [{"version": e.version, "seat": e.seat, "cmd": e.cmd, "command": e.command}
-                     for e in events if e.command is not None],
+        "commands": _commands(events),
     }
+
+
+def _commands(events: list[StoredEvent]) -> list[dict[str, Any]]:
+    """The transcript's ``commands`` array: a reader's index of the commands the events'
+    envelopes carry (verify checks that it says exactly what they say)."""
+    return [{"version": e.version, "seat": e.seat, "cmd": e.cmd, "command": e.command}
+            for e in events if e.command is not None]
 
 
 @dataclass
@@ -178,6 +185,21 @@ def _verify(raw: dict[str, Any], upto: int | None) -> Finding:
         failures.append((1, 1, f"recorded under {game.name} rules version "
                                f"{head.get('rules_version')!r}, this verifier has "
                                f"{game.rules_version!r}"))
+
+    # The commands array is only an index of the envelopes' commands, but a reader may trust
+    # it: it must say what the hash-chained envelopes say (issue 23 item 13).
+    listed = _plain(doc.get("commands", []))
+    recorded = _plain(_commands(events))
+    if upto is not None:
+        listed = listed[:len(recorded)]
+    wrong = next((entry or {"version": events[-1].version} for entry, said in
+                  zip_longest(recorded, listed) if entry != said), None)
+    if wrong is not None:
+        # Last of the reasons at one version: a re-run's finding there says more.
+        failures.append((wrong["version"], 4, "the transcript's commands array differs from "
+                                              "the commands the events' envelopes record"))
+    else:
+        checks.append("the commands array matches the events' envelopes")
 
     # (c) + (d) Re-run the rules over the complete batches the chain vouches for.
     rerun = _Rerun(game, seed, intact)

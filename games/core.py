@@ -229,6 +229,9 @@ class Game:
     rules_version: str = "1"
     spec: str = ""  # path of the spec under shared/rules/
     options: type[Schema] = ClockOptions
+    # Options for tests and teaching scenarios only (a stacked deal): refused over HTTP unless a
+    # test setting allows them, and never shown to anyone (issue 23 item 11).
+    test_only_options: frozenset[str] = frozenset()
     commands: dict[str, type[Schema]] = {}
     # Event types no takeback crosses, beyond what ``reveals`` finds from card ids: random
     # outcomes and hidden information that no card id carries (see the module docstring).
@@ -399,6 +402,12 @@ class Game:
         return 1.0 / len(winners) if seat in winners else 0.0
 
     # --- helpers ------------------------------------------------------------------------------
+
+    def shown_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """``options`` as anyone may see them: without the test-only ones."""
+        if not self.test_only_options:
+            return options
+        return {k: v for k, v in options.items() if k not in self.test_only_options}
 
     def load_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:
         """Validate options and fill in defaults (raises marshmallow ValidationError)."""

@@ -6,6 +6,7 @@ import hashlib
 import json
 import secrets
 import time
+import unicodedata
 from typing import Any
 
 import redis
@@ -27,6 +28,28 @@ TOKEN_CACHE_SECONDS = 10.0
 # a few at a time in one pipeline every few seconds, not one round trip per token and request.
 TOKEN_RECHECK_SECONDS = TOKEN_CACHE_SECONDS / 2
 MAX_TOKENS = 20  # per player
+MAX_NAME_LENGTH = 40
+# Characters a name may not hold (issue 23 item 15), by Unicode category: control (NUL, CR, LF),
+# format (the bidi overrides and isolates, zero-width joiners), line and paragraph separators,
+# surrogates, private use and unassigned: they break log lines and terminals, or make a name
+# read differently from what it is (an RTL override turns "ann" into someone else's look).
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def normalised_name(name: str) -> str:
+    """``name`` in NFKC form without surrounding spaces; refused when blank, too long, or
+    holding a control, format or bidi character."""
+    name = unicodedata.normalize("NFKC", name).strip()
+    if not name:
+        raise BadRequest("invalid_name", "A name needs at least one visible character.")
+    refused = sorted({f"U+{ord(c):04X}" for c in name
+                      if unicodedata.category(c) in _REFUSED_CATEGORIES})
+    if refused:
+        raise BadRequest("invalid_name", "A name may not hold control, format or "
+                         "bidirectional-override characters.", errors={"name": refused})
+    if len(name) > MAX_NAME_LENGTH:
+        raise BadRequest("invalid_name", f"A name has at most {MAX_NAME_LENGTH} characters.")
+    return name
 
 
 def _tokens_key(player_id: str) -> str:
@@ -50,6 +73,7 @@ class Accounts:
 
     def create(self, name: str, roles: list[str] | None = None) -> tuple[dict[str, Any], str]:
         """A new player and their bearer token (shown once, stored hashed)."""
+        name = normalised_name(name)
         roles = sorted(set(roles or []))
         unknown = set(roles) - ROLES
         if unknown:
@@ -116,8 +140,10 @@ class Accounts:
         self.revoke_token(player_id, token_id)
         return self.issue_token(player_id, old["name"], lifetime)
 
-    def authenticate(self, token: str | None) -> dict[str, Any]:
-        """The player a bearer token belongs to (Unauthorized when missing or unknown)."""
+    def authenticate(self, token: str | None,
+                     max_age: float = TOKEN_CACHE_SECONDS) -> dict[str, Any]:
+        """The player a bearer token belongs to (Unauthorized when missing or unknown), from
+        this process's cache when it was checked in Redis less than ``max_age`` seconds ago."""
         if not token:
             raise Unauthorized("missing_token", "Send 'Authorization: Bearer <token>'.")
         key = _token_key(token)
@@ -125,7 +151,7 @@ class Accounts:
         now = time.monotonic()
         if cached:
             self._used[key] = now
-            if now - cached[1] < TOKEN_CACHE_SECONDS:
+            if now - cached[1] < min(max_age, TOKEN_CACHE_SECONDS):
                 return cached[0]
             if not self._rechecking:
                 self._recheck(now)

@@ -50,7 +50,7 @@ from games.core import (
 )
 from service import metrics
 from service.catalog import catalog
-from service.due import Due, due_jobs
+from service.due import Due, due_jobs, idle_at
 from service.errors import (
     BadRequest,
     Conflict,
@@ -188,7 +188,7 @@ class GameService(HistoryMixin):
             "game": projection.data["game"],
             "version": projection.version,
             "status": projection.status,
-            "options": projection.data["options"],
+            "options": projection.game.shown_options(projection.data["options"]),
             "seats": self.seats_public(projection),
             "you": viewer if isinstance(viewer, int) else None,
             "view": view,
@@ -241,6 +241,9 @@ class GameService(HistoryMixin):
                                "at": event.at}
         if event.command is not None and viewer in (AUDITOR, int(event.seat)):
             out["command"] = event.command
+        if event.type == "game_created" and game.test_only_options:
+            out["data"] = {**event.data, "options": game.shown_options(event.data["options"])}
+            return out
         if is_platform_event(event.type) or viewer == AUDITOR:
             out["data"] = event.data
             return out
@@ -255,11 +258,14 @@ class GameService(HistoryMixin):
         return catalog()
 
     def create_game(self, player_id: str, game_name: str, options: dict[str, Any] | None,
-                    seats: list[dict[str, Any]], join: bool = True, unlisted: bool = True) -> str:
+                    seats: list[dict[str, Any]], join: bool = True, unlisted: bool = True,
+                    test_options: bool = True) -> str:
         """Create a game with seat slots (humans and bots); the creator takes a human seat.
 
         ``unlisted=False`` (the HTTP API's default) refuses the games kept for tests and
         benchmarks: ``tally`` takes a target of millions, a cost anyone could otherwise trigger.
+        ``test_options=False`` (the same) refuses a game's test-only options (Mag Blast's
+        stacked ``deal`` would let a creator choose everyone's hands).
         """
         game = REGISTRY.get(game_name)
         if game is None or (game_name in UNLISTED and not unlisted):
@@ -272,6 +278,11 @@ class GameService(HistoryMixin):
             if spec["kind"] == "bot" and spec.get("level") not in game.bot_levels:
                 raise BadRequest("unknown_bot_level",
                                  f"{game.title} bots come in levels {', '.join(game.bot_levels)}.")
+        chosen = sorted(k for k in game.test_only_options if (options or {}).get(k) is not None)
+        if chosen and not test_options:
+            raise BadRequest("test_only_option",
+                             f"{', '.join(chosen)}: for tests and scenarios only.",
+                             details={"options": chosen})
         try:
             loaded = game.load_options(options)
             game.setup(len(seats), loaded, Rng("options-check"))
@@ -518,6 +529,28 @@ class GameService(HistoryMixin):
             return outcome
 
         return self._once(game_id, command_id, attempt, retries)
+
+    def hand_idle_game_to_bots(self, game_id: str, now: float | None = None) -> Outcome | None:
+        """An idle game (service.due.idle_at: nothing happened for a day) has its human seats
+        handed to bots, as events, so it finishes rather than stays running for ever (issue 23
+        item 17); a player takes their seat back by sending any command. None when the game
+        is not idle (any event since, or already handed over)."""
+        projection = self.projection(game_id)
+        due = idle_at(projection)
+        if due is None or (now if now is not None else self.clock()) < due:
+            return None
+        game = projection.game
+        level = "basic" if "basic" in game.bot_levels else game.bot_levels[0]
+        events = [NewEvent("seat_replaced_by_bot", {"seat": seat, "level": level, "idle": True})
+                  for seat, info in enumerate(projection.seats)
+                  if info["kind"] == "human" and not info.get("bot")]
+        log.warning("game %s idle since %s: %d human seats handed to bots", game_id,
+                    projection.data.get("last_at"), len(events))
+        try:
+            return self._append(game_id, projection.version, events,
+                                f"idle:{game_id}:{projection.version}")
+        except Conflict:
+            return None  # someone moved meanwhile: no longer idle
 
     def game_log(self, game_id: str) -> list[Event]:
         """The game's own events in force now, oldest first: a takeback (``rewound``) drops

@@ -6,7 +6,7 @@ from typing import Any
 
 from games import REGISTRY, UNLISTED
 from games.core import Game
-from service.json_schema import json_schema
+from service.json_schema import json_schema, options_json_schema
 
 
 def catalog() -> list[dict[str, Any]]:
@@ -19,5 +19,5 @@ def describe_game(game: Game) -> dict[str, Any]:
     return {"name": game.name, "title": game.title, "min_seats": game.min_seats,
             "max_seats": game.max_seats, "rules_version": game.rules_version,
             "bot_levels": list(game.bot_levels),
-            "options": json_schema(game.options),
+            "options": options_json_schema(game),
             "commands": {name: json_schema(schema) for name, schema in game.commands.items()}}

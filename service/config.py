@@ -25,6 +25,7 @@ class Config:
     # the client's, and the header is ignored (anyone can send it).
     trusted_proxies: int = 0
     unlisted_games: bool = False  # games kept for tests and benchmarks (tally) over HTTP
+    test_options: bool = False  # test-only game options (Mag Blast's stacked deal) over HTTP
     webhook_allow_http: bool = False  # http:// and private addresses (local receivers, tests)
     webhook_retry_seconds: tuple[int, ...] = ()  # () = service.webhooks.RETRY_INTERVALS
     max_body_bytes: int = 64 * 1024  # larger request bodies are refused (413) unread
@@ -46,6 +47,7 @@ class Config:
                    disputes_per_minute=_int("RATE_LIMIT_DISPUTES_PER_MINUTE", 3),
                    trusted_proxies=_int("TRUSTED_PROXIES", 0),
                    unlisted_games=os.environ.get("UNLISTED_GAMES", "0") == "1",
+                   test_options=os.environ.get("TEST_OPTIONS", "0") == "1",
                    max_body_bytes=int(os.environ.get("MAX_BODY_BYTES", str(64 * 1024))),
                    webhook_allow_http=os.environ.get("WEBHOOK_ALLOW_HTTP", "0") == "1",
                    webhook_retry_seconds=tuple(int(s) for s in os.environ.get(

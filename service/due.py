@@ -1,10 +1,19 @@
 """What a running game waits for, and when (DESIGN.md, Workers): bot turns, turn clocks, their
 warnings and takeback lapses. Pure over a projection: the job scheduler (workers/scheduling.py)
 issues these, and the lobby keeps each game's earliest one in the due index (service/lobby.py)
-that the sweeper reads instead of every game."""
+that the sweeper reads instead of every game.
+
+The index also holds when a game would fall idle (issue 23 item 17): a running game with human
+seats in which nothing has happened for ``idle_after()`` seconds (24 h unless
+``TABLESTREAM_IDLE_AFTER_SECONDS`` says otherwise; 0 turns it off). The sweeper hands such a
+game's human seats to bots unless a seated player is following it live (workers/sweeper.py).
+No job is issued for it: it is the sweeper's alone.
+"""
 
 from __future__ import annotations
 
+import math
+import os
 from dataclasses import dataclass
 
 from events.projector import Projection
@@ -20,6 +29,30 @@ class Due:
     seat: int
     since: int
     at: float  # epoch seconds: when the prompt opened (bot) or its deadline (clock, undo)
+
+
+IDLE_AFTER_ENV = "TABLESTREAM_IDLE_AFTER_SECONDS"
+IDLE_AFTER = 24 * 3600.0
+
+
+def idle_after() -> float:
+    """Seconds without an event after which a running game with human seats is idle (0: never)."""
+    value = os.environ.get(IDLE_AFTER_ENV)
+    return float(value) if value else IDLE_AFTER
+
+
+def idle_at(projection: Projection, after: float | None = None) -> float | None:
+    """When the game falls idle (epoch seconds), or None: not running, no human seat left to
+    hand to a bot, or the policy is off. Rounded up to a 24th of ``after`` (an hour by
+    default), so the due index changes once an hour of play, not with every move."""
+    after = idle_after() if after is None else after
+    if after <= 0 or projection.status != "running" \
+            or not any(seat["kind"] == "human" and not seat.get("bot")
+                       for seat in projection.seats):
+        return None
+    last = projection.data.get("last_at") or projection.data.get("created_at") or 0
+    step = max(1.0, after / 24)
+    return math.ceil((last / 1000 + after) / step) * step
 
 
 def warning_lead(clock_seconds: float) -> float:
@@ -55,4 +88,5 @@ def earliest_due(projection: Projection, jobs: list[Due] | None = None) -> float
     """When the soonest job this game calls for falls due (epoch seconds), or None;
     ``jobs``, its ``due_jobs`` when the caller has them already."""
     jobs = due_jobs(projection) if jobs is None else jobs
-    return min((due.at for due in jobs), default=None)
+    idle = idle_at(projection)
+    return min([*(due.at for due in jobs), *([idle] if idle is not None else [])], default=None)

@@ -29,6 +29,18 @@ def json_schema(schema: Schema | type[Schema]) -> dict[str, Any]:
     return _plugin().converter.schema2jsonschema(instance)
 
 
+def options_json_schema(game: Game) -> dict[str, Any]:
+    """A game's options as JSON Schema, without its test-only ones (not offered to clients)."""
+    body = json_schema(game.options)
+    hidden = game.test_only_options
+    if hidden:
+        body = {**body, "properties": {k: v for k, v in body.get("properties", {}).items()
+                                       if k not in hidden}}
+        if "required" in body:
+            body["required"] = [k for k in body["required"] if k not in hidden]
+    return body
+
+
 def command_json_schema(game: Game, kind: str) -> dict[str, Any]:
     """The full body of ``kind`` as POSTed: its ``type``, its fields, and the envelope fields
     (``expected_version``, ``command_id``) every command carries."""

@@ -6,8 +6,10 @@ games:rows                 hash  id -> lobby summary (JSON)
 games:<status>             zset  open / running / finished games: created (open, running) or
 games:<status>:<type>            finished time (finished), ms; the per-type one for ?game=
 games:due                  zset  running games -> when their soonest bot turn, turn clock,
-                                 clock warning or takeback lapse falls due (epoch seconds)
+                                 clock warning, takeback lapse or idle hand-over falls due
+                                 (epoch seconds)
 games:archive-due          zset  finished games -> when to archive them (epoch seconds)
+games:watched:<id>         string a seated player follows the game live (expires: WATCH_SECONDS)
 players:<id>:games:active  zset  the player's open and running games (created, ms)
 players:<id>:games:finished zset the player's finished games (finished, ms)
 ```
@@ -53,6 +55,15 @@ ARCHIVE_AFTER = 15 * 60.0
 _DUE_CACHE_SIZE = 10_000
 
 log = logging.getLogger(__name__)
+
+
+# A seated player's live stream of a game marks it watched for this long, renewed while open:
+# the sweeper does not hand a watched game's seats to bots (service/due.py, idle games).
+WATCH_SECONDS = 120.0
+
+
+def watch_key(game_id: str) -> str:
+    return f"games:watched:{game_id}"
 
 
 def status_key(status: str, game: str | None = None) -> str:
@@ -184,6 +195,19 @@ class Lobby:
         pipe.execute()
         with self._due_lock:
             self._due.pop(game_id, None)
+
+    def watched(self, game_id: str) -> bool:
+        """Whether a seated player followed the game live within WATCH_SECONDS."""
+        return bool(self.redis.exists(watch_key(game_id)))
+
+    def watching(self, game_id: str) -> None:
+        """A seated player follows the game live (their stream says so every WATCH_SECONDS/2)."""
+        self.redis.set(watch_key(game_id), "1", ex=int(WATCH_SECONDS))
+
+    def postpone(self, game_id: str, until: float) -> None:
+        """Look at an idle game again at ``until`` (a player is still connected to it)."""
+        self.redis.zadd(DUE, {game_id: until}, xx=True)
+        self._remember_due(game_id, until)
 
     def archived(self, game_id: str) -> None:
         """The game was archived: it is no longer due for it."""

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import http.client
 import ipaddress
 import json
 import logging
 import secrets
+import socket
 import time
-import urllib.error
-import urllib.request
 from typing import Any
 from urllib.parse import urlparse
 
@@ -33,6 +33,7 @@ MAX_WEBHOOKS = 5  # per player
 DELIVERIES_KEPT = 100  # per webhook
 RETRY_INTERVALS = (5, 30, 120, 600, 1800)  # seconds between attempts after a failure
 TIMEOUT = 5.0  # seconds for the receiver to answer
+UNREACHABLE = "no HTTP answer"  # last_error of any failure before the receiver answered
 
 
 def sign(secret: str, timestamp: int, body: bytes) -> str:
@@ -137,20 +138,23 @@ class Webhooks:
             return None  # a repeated job: this delivery is settled
         body = json.dumps(delivery["notice"], separators=(",", ":")).encode()
         stamp = int(now if now is not None else time.time())
-        request = urllib.request.Request(hook["url"], data=body, method="POST", headers={
+        headers = {
             "Content-Type": "application/json", "User-Agent": "Tablestream-Webhooks/1",
             "X-Tablestream-Event": delivery["kind"], "X-Tablestream-Delivery": delivery_id,
             "X-Tablestream-Timestamp": str(stamp),
-            "X-Tablestream-Signature": sign(hook["secret"], stamp, body)})
+            "X-Tablestream-Signature": sign(hook["secret"], stamp, body)}
         delivery["attempts"] += 1
         try:
-            with _OPENER.open(request, timeout=TIMEOUT) as answer:
-                delivery["last_status"] = answer.status
-            delivery["status"], delivery["last_error"] = "delivered", None
-        except urllib.error.HTTPError as exc:
-            delivery["last_status"], delivery["last_error"] = exc.code, f"HTTP {exc.code}"
-        except (urllib.error.URLError, OSError) as exc:
-            delivery["last_error"] = str(getattr(exc, "reason", exc))[:200]
+            delivery["last_status"] = post(hook["url"], body, headers, self.allow_http)
+            if 200 <= delivery["last_status"] < 300:
+                delivery["status"], delivery["last_error"] = "delivered", None
+            else:
+                delivery["last_error"] = f"HTTP {delivery['last_status']}"
+        except (OSError, http.client.HTTPException, ValueError) as exc:
+            # One vague reason whatever went wrong (no address allowed, refused, timed out,
+            # TLS): the difference would let a player map the server's network (issue 23 item 9).
+            log.info("webhook %s delivery %s: %r", webhook_id, delivery_id, exc)
+            delivery["last_status"], delivery["last_error"] = None, UNREACHABLE
         wait = None
         if delivery["status"] == "pending":
             if delivery["attempts"] > len(self.retry_intervals):
@@ -168,8 +172,14 @@ class Webhooks:
         schemes = ("https", "http") if self.allow_http else ("https",)
         if parsed.scheme not in schemes or not parsed.hostname:
             raise BadRequest("invalid_webhook_url", "A webhook URL must be an https:// URL.")
-        if not self.allow_http and _is_internal(parsed.hostname):
+        try:
+            parsed.port  # noqa: B018 -- raises on a port out of range
+        except ValueError:
+            raise BadRequest("invalid_webhook_url", "The webhook URL's port is not valid.") \
+                from None
+        if not self.allow_http and names_internal_host(parsed.hostname):
             # The server makes these requests: it must not be pointed at its own network.
+            # Names are resolved and checked again at each delivery (DNS can change).
             raise BadRequest("invalid_webhook_url",
                              "A webhook URL must not name a private or loopback address.")
 
@@ -190,27 +200,106 @@ class Webhooks:
             self.redis.hdel(key, *(k for _, k in oldest))
 
 
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    """A redirect is an answer (3xx, retried), never followed: following one could lead the
-    server to an address the URL check refused."""
-
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
-_OPENER = urllib.request.build_opener(_NoRedirects)
-
-
 def _public(hook: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in hook.items() if k != "secret"}
 
 
-def _is_internal(host: str) -> bool:
-    if host in ("localhost",) or host.endswith((".localhost", ".internal", ".local")):
-        return True
+# IPv6 prefixes that carry an IPv4 address in their last 32 bits: NAT64's well-known prefix
+# (RFC 6052; a NAT64 gateway turns it into a connection to that IPv4 address).
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+# Prefixes ipaddress counts as global that a webhook has no business reaching: IETF protocol
+# assignments (192.0.0.0/24 but its two anycast /32s are "global") and the deprecated 6to4 relay.
+_NOT_RECEIVERS = (ipaddress.ip_network("192.0.0.0/24"), ipaddress.ip_network("192.88.99.0/24"))
+
+
+def is_forbidden_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether a webhook may not connect to ``address``: anything but a public unicast address
+    (loopback, private, link-local, CGNAT, reserved, documentation, multicast, unspecified,
+    Teredo), and an IPv6 address whose embedded IPv4 (mapped, 6to4, NAT64) is one of those."""
+    if isinstance(address, ipaddress.IPv6Address):
+        nat64 = address in _NAT64
+        embedded = address.ipv4_mapped or address.sixtofour \
+            or (ipaddress.IPv4Address(int(address) & 0xFFFFFFFF) if nat64 else None)
+        if embedded is not None and is_forbidden_address(embedded):
+            return True
+        if nat64:
+            return False  # a public IPv4 address through NAT64 (ipaddress calls ::/8 reserved)
+    return not address.is_global or address.is_multicast or address.is_reserved \
+        or address.is_unspecified or any(address in net for net in _NOT_RECEIVERS
+                                         if net.version == address.version)
+
+
+def _literal_address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """``host`` as the address the resolver reads it as (``127.1``, ``2130706433``,
+    ``0x7f000001`` and ``0177.0.0.1`` are all 127.0.0.1), or None for a name."""
     try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False  # a name: resolved at delivery time (operators should egress-filter)
-    return address.is_private or address.is_loopback or address.is_link_local \
-        or address.is_reserved or address.is_multicast or address.is_unspecified
+        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_NUMERICHOST)
+    except (socket.gaierror, UnicodeError):
+        return None
+    return ipaddress.ip_address(infos[0][4][0].split("%")[0])
+
+
+def names_internal_host(host: str) -> bool:
+    """Whether a webhook URL's host is plainly internal: an address a webhook may not reach in
+    any of its spellings, ``localhost``, a local suffix, or a name of one label (an /etc/hosts
+    or search-domain name: a public receiver has a dotted name)."""
+    host = host.rstrip(".").lower()
+    address = _literal_address(host)
+    if address is not None:
+        return is_forbidden_address(address)
+    return "." not in host or host == "localhost" \
+        or host.endswith((".localhost", ".internal", ".local", ".home.arpa", ".arpa"))
+
+
+def resolve(host: str, port: int, allow_internal: bool = False) -> list[str]:
+    """The addresses to connect to for ``host``, every one of them checked: none when any of
+    them is forbidden (a name resolving to a public and a private address is refused whole)."""
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    addresses = list(dict.fromkeys(info[4][0] for info in infos))
+    if not allow_internal:
+        for text in addresses:
+            if is_forbidden_address(ipaddress.ip_address(text.split("%")[0])):
+                raise ForbiddenAddress(host)
+    if not addresses:
+        raise ForbiddenAddress(host)
+    return addresses
+
+
+class ForbiddenAddress(OSError):
+    """A webhook's host resolved to an address the server may not connect to."""
+
+
+def post(url: str, body: bytes, headers: dict[str, str], allow_internal: bool = False) -> int:
+    """POST ``body`` to ``url`` and return the HTTP status. The host is resolved once, every
+    address checked, and the connection made to a checked address (a second lookup could
+    answer differently: DNS rebinding); TLS's SNI and certificate check and the Host header
+    still use the name. Redirects are answers, never followed (they could lead anywhere)."""
+    parsed = urlparse(url)
+    host = parsed.hostname or ""
+    port = parsed.port or (443 if parsed.scheme == "https" else 80)
+    addresses = resolve(host, port, allow_internal)
+    connection_class = http.client.HTTPSConnection if parsed.scheme == "https" \
+        else http.client.HTTPConnection
+    connection = connection_class(host, port, timeout=TIMEOUT)
+    connection._create_connection = _pinned(addresses)  # type: ignore[attr-defined]
+    path = (parsed.path or "/") + (f"?{parsed.query}" if parsed.query else "")
+    try:
+        connection.request("POST", path, body=body, headers=headers)
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def _pinned(addresses: list[str]) -> Any:
+    """A ``socket.create_connection`` for http.client that connects to ``addresses`` in turn,
+    never to what the name it was given resolves to now."""
+    def connect(address: tuple[str, int], timeout: Any = None, source: Any = None) -> Any:
+        failure: OSError | None = None
+        for ip in addresses:
+            try:
+                return socket.create_connection((ip, address[1]), timeout, source)
+            except OSError as exc:
+                failure = exc
+        raise failure or ForbiddenAddress(address[0])
+    return connect

@@ -1,5 +1,6 @@
 """Settings for tests that create many players and games from one address and play the
-unlisted ``tally``: no rate limits, unlisted games allowed. The limits and the refusal of
+unlisted ``tally``: no rate limits, unlisted games and test-only options (Mag Blast's stacked
+deal) allowed. The limits and the refusal of
 unlisted games have tests of their own (tests/service/test_limits_and_tokens.py,
 test_disputes_and_clocks.py), which set them."""
 
@@ -7,9 +8,10 @@ from __future__ import annotations
 
 # Config(**CONFIG) for an app built in-process.
 CONFIG = {"rate_limit_per_second": 0, "players_per_minute": 0, "games_per_minute": 0,
-          "disputes_per_minute": 0, "unlisted_games": True}
+          "disputes_per_minute": 0, "unlisted_games": True,
+          "test_options": True}
 
 # The same as environment variables, for `tablestream serve` in a subprocess.
 ENV = {"RATE_LIMIT_PER_SECOND": "0", "RATE_LIMIT_PLAYERS_PER_MINUTE": "0",
        "RATE_LIMIT_GAMES_PER_MINUTE": "0", "RATE_LIMIT_DISPUTES_PER_MINUTE": "0",
-       "UNLISTED_GAMES": "1"}
+       "UNLISTED_GAMES": "1", "TEST_OPTIONS": "1"}

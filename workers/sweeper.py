@@ -9,6 +9,10 @@ once when that worker ran on this host, else once the start is stale). Everythin
 safe to run twice, so it errs on the side of issuing. A game with nothing overdue is not read at
 all: a sweep costs O(games with an overdue job), not O(games ever created).
 
+It also hands idle games to bots (issue 23 item 17, service/due.py): a running game with human
+seats where nothing happened for a day and no seated player follows it live would otherwise
+stay "running" for ever once its players left.
+
 Two more passes ride on the sweep. Every ``RECONCILE_SECONDS`` (one worker at a time) it re-indexes
 every open and running game from its log, repairing an index write lost to a process killed
 between an append and the index update that follows it (they cannot be one script on Redis
@@ -26,6 +30,7 @@ from datetime import UTC, datetime
 from rq.job import JobStatus
 
 from service.application import GameService
+from service.due import idle_after, idle_at
 from service.errors import NotFound
 from service.lobby import Lobby
 from workers.scheduling import Due, JobScheduler, due_jobs
@@ -122,14 +127,24 @@ class Sweeper:
         return done
 
     def sweep_game(self, game_id: str) -> int:
-        """Re-issue the lost jobs of one game; how many."""
+        """Re-issue the lost jobs of one game; how many. An idle game's human seats go to
+        bots (service.due.idle_at), unless a seated player follows the game live."""
         now = self.clock()
         issued = 0
-        for due in due_jobs(self.service.projection(game_id)):
+        projection = self.service.projection(game_id)
+        for due in due_jobs(projection):
             if due.at + self.grace > now:
                 continue  # not overdue yet: the normal path has time to act
             if self._repair(game_id, due, now):
                 issued += 1
+        idle = idle_at(projection)
+        if idle is not None and idle + self.grace <= now:
+            if self.lobby.watched(game_id):
+                # A player is connected: the game waits for them. Looked at again next hour
+                # (or sooner, should the reconcile pass put the index back).
+                self.lobby.postpone(game_id, now + idle_after() / 24)
+            else:
+                self.service.hand_idle_game_to_bots(game_id, now)
         return issued
 
     def _repair(self, game_id: str, due: Due, now: float) -> bool:

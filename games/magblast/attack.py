@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import Seat, State, ensure
+from games.core import Rejected, Seat, State, ensure
 from games.magblast import chain
 from games.magblast.data import (
     ACTIONS,
@@ -139,10 +139,27 @@ def direct_hit(draft: Draft, seat: Seat, card: str) -> None:
                target_seat=owner)
 
 
+# The fields each card's play uses (magblast.md §4b); a field another card would use is refused
+# (issue 23 item 12): a command carries only its own fields, so what was checked is what it says.
+_DH_FIELDS = {"boarding_party": ("zone",), "concussive_blast": ("moves",)}
+_MISC_FIELDS = {"spacedock": ("ship", "blast"), "ramming_speed": ("ship", "target"),
+                "asteroids": ("seat",), "minefield": ("seat",)}
+
+
+def _only_own_fields(card: str, args: dict[str, Any], optional: tuple[str, ...],
+                     own: tuple[str, ...]) -> None:
+    stray = [name for name in optional if name not in own and args.get(name) is not None]
+    if stray:
+        raise Rejected("invalid_command", f"{card} takes no {', '.join(stray)}.",
+                       {"fields": {name: [f"Not a field of {card}."] for name in stray}})
+
+
 def dh_effect(draft: Draft, seat: Seat, card: str, zone: str | None,
               moves: dict[str, str] | None, power: bool) -> None:
     state = draft.state
     _in_hand(state, seat, card, DH_EFFECTS, "a Direct Hit Effect")
+    _only_own_fields(card, {"zone": zone, "moves": moves}, ("zone", "moves"),
+                     _DH_FIELDS.get(kind(card), ()))
     dh = state["dh"]
     if power:
         # Alpha Mazons (§2 #3): the effect right after a Blast hits, without a Direct Hit.
@@ -177,6 +194,8 @@ def play_card(draft: Draft, seat: Seat, card: str, args: dict[str, Any]) -> None
     state = draft.state
     _in_hand(state, seat, card, ATTACK_MISC, "an attack-phase card")
     effect = kind(card)
+    _only_own_fields(card, args, ("ship", "blast", "target", "seat"),
+                     _MISC_FIELDS.get(effect, ()))
     link: dict[str, Any] = {"action": "misc", "effect": effect, "ship": None, "blast": None,
                             "target": None, "target_seat": None, "seat_target": None}
     if effect == "reinforcements":

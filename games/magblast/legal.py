@@ -310,7 +310,8 @@ def explain(game: Game, state: State, command: Command, seat: Seat) -> list[str]
     except Rejected as exc:
         return [*lines, f"Rejected ({exc.code}): {exc.message}"]
     kind_ = command.get("type")
-    if kind_ in (BLAST, LAUNCH) or (kind_ == PLAY_CARD and command.get("target")):
+    if kind_ in (BLAST, LAUNCH) or (kind_ == PLAY_CARD
+                                    and kind(command["card"]) == "ramming_speed"):
         card = command["card"]
         ship = command.get("ship") or command.get("carrier")
         target = command["target"]

@@ -24,8 +24,9 @@ Choices where both texts are silent (each has a test in tests/games/test_magblas
 - unlike AQ, a window does not ask only the seats holding an answer (that would tell the table
   who holds one); games created before this (no ``windows`` option) keep that old window so
   their logs still re-run exactly;
-- the ``deal`` option (a scenario's stacked deal) is part of the game's options, which every
-  seat can read: it is meant for teaching scenarios and tests, not for secret deals.
+- the ``deal`` option (a scenario's stacked deal) is for teaching scenarios and tests: it names
+  hands and deck tops, so it is test-only (refused over HTTP unless a test setting allows it)
+  and never shown in a game's options or its game_created event (issue 23 item 11).
 """
 
 from __future__ import annotations
@@ -160,6 +161,7 @@ class MagBlast(ShortlistGame):
     spec = "shared/rules/magblast.md"
     options = MagBlastOptions
     commands = COMMANDS
+    test_only_options = frozenset({"deal"})
     # Each reveals hidden cards or a random outcome to someone.
     undo_barriers = frozenset({GAME_STARTED, FLEETS_DEALT, HANDS_DEALT, FLEETS_REVEALED,
                                CARDS_DRAWN, FLEET_DRAWN, HAND_RAIDED, ACTION_DECK_RESHUFFLED,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import re
 from collections.abc import Callable
 from inspect import iscoroutinefunction, isfunction
 from pathlib import Path
@@ -9,7 +12,7 @@ from typing import Any
 
 import flask_swagger_ui
 from flask import Blueprint as FlaskBlueprint
-from flask import Flask, Response, current_app
+from flask import Flask, Response, current_app, request
 
 from service import web
 from service.accounts import Accounts
@@ -118,6 +121,7 @@ def create_app(config: Config | None = None, followups: Any = None,
         api.register_blueprint(blueprint)
     app.extensions["tablestream.api"] = api
     app.register_blueprint(docs_assets)
+    app.after_request(docs_policy)
     app.register_blueprint(web.blp)
     app.add_url_rule("/metrics", "metrics", _metrics)
     return app
@@ -136,6 +140,28 @@ def _metrics() -> Response:
 docs_assets = FlaskBlueprint("docs_assets", __name__, url_prefix=f"{DOCS_PREFIX}/docs/assets",
                              static_folder=str(Path(flask_swagger_ui.__file__).parent / "dist"),
                              static_url_path="/static")
+
+
+# The reference page's one inline script (flask-smorest's template) is allowed by its hash, not
+# by 'unsafe-inline'; Swagger UI sets style attributes, hence 'unsafe-inline' for styles only.
+# frame-ancestors 'none' as on /play/ (issue 23 item 16): no page may frame it (clickjacking).
+_DOCS_POLICY = ("default-src 'none'; script-src 'self'{scripts}; "
+                "style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
+                "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+_INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
+
+
+def docs_policy(response: Response) -> Response:
+    """A content security policy on the browsable reference and its assets."""
+    if request.path.startswith(f"{DOCS_PREFIX}/docs"):
+        body = b"" if response.direct_passthrough else response.get_data()
+        hashes = "".join(
+            " 'sha256-" + base64.b64encode(hashlib.sha256(script).digest()).decode() + "'"
+            for script in _INLINE_SCRIPT.findall(body))
+        response.headers["Content-Security-Policy"] = _DOCS_POLICY.format(scripts=hashes)
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+    return response
 
 
 def _docs_config() -> dict[str, Any]:

@@ -17,7 +17,7 @@ import copy
 from typing import Any
 
 from games import REGISTRY, UNLISTED
-from service.json_schema import command_json_schema, json_schema
+from service.json_schema import command_json_schema, options_json_schema
 
 BEARER = [{"bearer": []}]
 SECURITY = {"none": [], "optional": [{}, *BEARER], "required": BEARER}
@@ -114,7 +114,7 @@ def game_schemas() -> dict[str, dict[str, Any]]:
                           "discriminator": {"propertyName": "type", "mapping": mapping}}
         unions.append(union)
         schemas[type_name(name, "options")] = {"description": f"{game.title} options",
-                                               **json_schema(game.options)}
+                                               **options_json_schema(game)}
     schemas[ANY_COMMAND] = {
         "description": "A command of any hosted game: the game's own `type` names which. "
                        "Each legal command a view lists can be sent as it is.",

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import logging
+import time
 from collections.abc import Callable, Iterator
 from contextlib import closing
 
+import redis
 from flask import Response, stream_with_context
 from flask.views import MethodView
 
@@ -18,8 +21,11 @@ from service.http.context import bearer_token, ctx, optional_player
 from service.http.errors import end_on_outage
 from service.http.games import game_wire
 from service.http.schemas import EventOut, EventPage, EventsQuery, StreamHeaders, StreamQuery
+from service.http.stream_auth import TOKEN_ENDED, TokenWatch
+from service.lobby import WATCH_SECONDS
 from service.shared_bytes import SharedBytes
 
+log = logging.getLogger(__name__)
 EVENT_OUT = EventOut()  # the wire form, as in every other answer (seats as integers)
 # What every stream writes alike: one object each, so the worker frames it once (SharedBytes).
 CONNECTED = SharedBytes(b": connected\n\n")
@@ -71,8 +77,10 @@ class EventStream(MethodView):
         heartbeat = tablestream.config.sse_heartbeat_seconds
         finished = projection.status == "finished" and after >= projection.version
         views = _views(game_id, player) if query.get("views") else None
+        watch = TokenWatch(tablestream.accounts, bearer_token(from_url=True),
+                           player["id"] if player else None, heartbeat)
         stream = _stream(service, projection.game, game_id, viewer, after, projection.version,
-                         heartbeat, finished, views, projection.status == "finished")
+                         watch, finished, views, projection.status == "finished")
         return Response(stream_with_context(stream), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -95,7 +103,7 @@ def _projection(tablestream, game_id: str, anonymous: bool):
     return fanout.shared(("projection", game_id), lambda: service.projection(game_id))
 
 
-def _stream(service, game, game_id: str, viewer, after: int, end: int, heartbeat: float,
+def _stream(service, game, game_id: str, viewer, after: int, end: int, watch: TokenWatch,
             finished: bool, views: Callable[[Batch], bytes] | None = None,
             game_over: bool = False) -> Iterator[bytes]:
     yield CONNECTED
@@ -110,26 +118,35 @@ def _stream(service, game, game_id: str, viewer, after: int, end: int, heartbeat
         return
     metrics.SSE_CONNECTIONS.inc()
     try:
-        yield from end_on_outage(_follow(service, game, game_id, viewer, after, end, heartbeat,
+        yield from end_on_outage(_follow(service, game, game_id, viewer, after, end, watch,
                                          views), f"stream of game {game_id}")
     finally:
         metrics.SSE_CONNECTIONS.dec()
 
 
-def _follow(service, game, game_id: str, viewer, after: int, end: int, heartbeat: float,
+def _follow(service, game, game_id: str, viewer, after: int, end: int, watch: TokenWatch,
             views: Callable[[Batch], bytes] | None = None) -> Iterator[bytes]:
     """The caller's events after ``after`` from the process's shared feed of the game
-    (service.fanout); ``end`` is the game's version as the caller found it."""
+    (service.fanout); ``end`` is the game's version as the caller found it. Ends when the
+    caller's token stops working (service.http.stream_auth)."""
     store = service.store
     batches = ctx().fanout.follow(
         ("game", game_id), after, read=lambda v: store.read(game_id, v + 1),
         wait=lambda v, block_ms: store.wait(game_id, v, block_ms),
-        position_of=_version, order=int, heartbeat=heartbeat, end=end)
+        position_of=_version, order=int, heartbeat=watch.wake, end=end)
+    presence = Presence(ctx().lobby, game_id) if isinstance(viewer, int) else None
     with closing(batches):
         for batch in batches:
+            if watch.ended():
+                yield TOKEN_ENDED
+                return
+            if presence is not None:
+                presence.renew()
             if batch is None:
-                yield KEEP_ALIVE
+                if watch.keep_alive_due():
+                    yield KEEP_ALIVE
                 continue
+            watch.wrote_now()
             # Redacted and encoded once per viewer (seat, spectator, auditor) for every
             # subscriber of this process, which all write the very same bytes; the key is the
             # viewer itself, so no one gets another seat's rendering.
@@ -143,6 +160,27 @@ def _follow(service, game, game_id: str, viewer, after: int, end: int, heartbeat
             yield text  # one write a batch: with 1,000 subscribers the writes are the cost
             if over:
                 return
+
+
+class Presence:
+    """A seated player's open stream marks the game watched (service.lobby), renewed twice a
+    WATCH_SECONDS, so the sweeper does not hand an idle game to bots while they are connected
+    (issue 23 item 17). Best effort: a failed write costs no stream."""
+
+    def __init__(self, lobby, game_id: str):
+        self.lobby = lobby
+        self.game_id = game_id
+        self.renewed = float("-inf")
+
+    def renew(self) -> None:
+        now = time.monotonic()
+        if now - self.renewed < WATCH_SECONDS / 2:
+            return
+        self.renewed = now
+        try:
+            self.lobby.watching(self.game_id)
+        except redis.RedisError:
+            log.warning("could not mark game %s watched", self.game_id, exc_info=True)
 
 
 def _sse_events(service, game, events: list[StoredEvent], viewer) -> tuple[SharedBytes, bool]:

@@ -11,7 +11,7 @@ from flask.views import MethodView
 
 from service import metrics
 from service.http.blueprint import Blueprint, sse_event_schema
-from service.http.context import ctx, current_player
+from service.http.context import bearer_token, ctx, current_player
 from service.http.errors import end_on_outage
 from service.http.schemas import (
     DeliveryOut,
@@ -27,6 +27,7 @@ from service.http.schemas import (
     WebhookOut,
     is_notice_id,
 )
+from service.http.stream_auth import TOKEN_ENDED, TokenWatch
 from service.inbox import my_games, notice_order
 
 blp = Blueprint("me", __name__, url_prefix="/v1/me",
@@ -73,33 +74,40 @@ class MyNotices(MethodView):
         after = header if is_notice_id(header) else query.get("last_event_id")
         if after is None:
             after = tablestream.service.inbox.latest(player["id"])  # from now on
-        stream = _follow(tablestream.service.inbox, player["id"], after,
-                         tablestream.config.sse_heartbeat_seconds)
+        watch = TokenWatch(tablestream.accounts, bearer_token(from_url=True), player["id"],
+                           tablestream.config.sse_heartbeat_seconds)
+        stream = _follow(tablestream.service.inbox, player["id"], after, watch)
         return Response(stream_with_context(stream), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
-def _follow(inbox, player_id: str, after: str, heartbeat: float) -> Iterator[str]:
+def _follow(inbox, player_id: str, after: str, watch: TokenWatch) -> Iterator[str | bytes]:
     yield ": connected\n\n"
     metrics.SSE_CONNECTIONS.inc()
     try:
-        yield from end_on_outage(_notices(inbox, player_id, after, heartbeat),
+        yield from end_on_outage(_notices(inbox, player_id, after, watch),
                                  f"notice stream of {player_id}")
     finally:
         metrics.SSE_CONNECTIONS.dec()
 
 
-def _notices(inbox, player_id: str, after: str, heartbeat: float) -> Iterator[str]:
-    """The player's notices from the process's shared feed of their inbox (service.fanout)."""
+def _notices(inbox, player_id: str, after: str, watch: TokenWatch) -> Iterator[str | bytes]:
+    """The player's notices from the process's shared feed of their inbox (service.fanout),
+    until the token the stream was opened with stops working (service.http.stream_auth)."""
     batches = ctx().fanout.follow(
         ("inbox", player_id), after, read=lambda last: inbox.read(player_id, last),
         wait=lambda last, block_ms: inbox.read(player_id, last, block_ms=block_ms),
-        position_of=_notice_id, order=notice_order, heartbeat=heartbeat)
+        position_of=_notice_id, order=notice_order, heartbeat=watch.wake)
     with closing(batches):
         for batch in batches:
+            if watch.ended():
+                yield TOKEN_ENDED
+                return
             if batch is None:
-                yield ": keep-alive\n\n"
+                if watch.keep_alive_due():
+                    yield ": keep-alive\n\n"
                 continue
+            watch.wrote_now()
             # A notice is addressed to one player: the text is the same for each of their
             # connections in this process, so it is made once.
             yield from batch.once("notices", lambda b=batch: [

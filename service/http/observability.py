@@ -18,6 +18,10 @@ REQUEST_ID_HEADER = "X-Request-ID"
 ACCESS_LOGGER = "tablestream.access"
 # A caller's own id is kept (so a client can follow one request through its logs and ours)
 # only when it is short and plain: anything else could forge or break log lines.
+# Metric labels come from a fixed set (issue 23 item 14): a method outside it and a path no
+# route matched are "other", so random methods or paths cannot grow /metrics without bound.
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+OTHER = "other"
 _CLIENT_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 
 access_log = logging.getLogger(ACCESS_LOGGER)
@@ -70,12 +74,13 @@ def _finish(response: Response) -> Response:
     response.headers[REQUEST_ID_HEADER] = rid
     started = state.get("request_started")
     rule = req.url_rule
-    route = rule.rule if rule else "unmatched"
+    route = rule.rule if rule else OTHER
     method = req.method
+    label = method if method in METHODS else OTHER
     status = response.status_code
-    _labelled(metrics.REQUESTS, method, route, str(status)).inc()
+    _labelled(metrics.REQUESTS, label, route, str(status)).inc()
     if started:
-        _labelled(metrics.REQUEST_SECONDS, method, route).observe(time.perf_counter() - started)
+        _labelled(metrics.REQUEST_SECONDS, label, route).observe(time.perf_counter() - started)
     if access_log.isEnabledFor(logging.INFO):
         line = orjson.dumps({
             "ts": round(time.time(), 3), "request_id": rid, "method": method,

@@ -89,7 +89,8 @@ def projection_out(game_id: str, projection: Any, viewer: Any, view: Any,
     the projection in one pass."""
     data = projection.data
     return {"id": _str(game_id), "game": _str(data["game"]), "version": _int(data["version"]),
-            "status": _str(data["status"]), "options": data["options"],
+            "status": _str(data["status"]),
+            "options": projection.game.shown_options(data["options"]),
             "seats": [{"seat": index, "kind": _str(seat["kind"]),
                        "player": _str(seat.get("player")),
                        "name": _str(names.get(seat["player"])) if seat.get("player") else None,

@@ -440,3 +440,25 @@ def test_a_move_after_the_end_is_illegal():
     rec.projection.data["status"] = "running"  # a forger's recorder ignores the end
     with pytest.raises(Rejected):
         record_move(rec, SEED, seat, {"type": "add", "amount": 1})
+
+
+@pytest.mark.parametrize("edit", ["command", "seat", "version", "drop", "add"])
+def test_an_edited_commands_array_fails_verification(edit):
+    """Issue 23 item 13: the commands array is checked against the hash-chained envelopes."""
+    rec = record_game("loot", 3, SEED, 1)
+    doc = export(rec, SEED)
+    entry = doc["commands"][3]
+    at = doc["events"][-1]["version"] if edit == "add" else entry["version"]
+    if edit == "command":
+        entry["command"] = {**entry["command"], "card": "forged"}
+    elif edit == "seat":
+        entry["seat"] = str((int(entry["seat"]) + 1) % 3)
+    elif edit == "version":
+        entry["version"] += 1
+    elif edit == "drop":
+        del doc["commands"][3]
+    else:
+        doc["commands"].append(dict(entry))
+    finding = verify(doc)
+    assert not finding.ok and "commands array" in finding.reason
+    assert finding.version == at

@@ -436,3 +436,25 @@ def test_a_spacedock_repairs_only_your_own_fleet():
     state = table(fleets(), [["spacedock-1"]], under={CRUISER2: [LASER]})
     given_state(GAME, state).when(play("spacedock-1", ship=CRUISER2, blast=LASER),
                                   A).rejected("not_your_ship")
+
+
+def test_a_card_played_with_another_cards_field_is_refused_naming_the_field():
+    """Issue 23 item 12: a play_card or dh_effect carries only the fields its card uses."""
+    state = table(fleets(), [["asteroids-1"]])
+    stray = given_state(GAME, state).when(play("asteroids-1", seat=B, target=SCOUT2),
+                                          A).rejected("invalid_command")
+    assert stray.details == {"fields": {"target": ["Not a field of asteroids-1."]}}
+    state = table(fleets(), [["reinforcements-1"]])
+    given_state(GAME, state).when(play("reinforcements-1", ship=SCOUT), A).rejected(
+        "invalid_command")
+    card = plain("catastrophic_damage")
+    after_hit = _after_direct_hit([], [card])
+    refused = given_state(GAME, after_hit).when(effect(card, zone="w"), A).rejected(
+        "invalid_command")
+    assert list(refused.details["fields"]) == ["zone"]
+
+
+def test_explain_of_a_card_with_a_stray_target_says_it_was_refused():
+    state = table(fleets(), [["asteroids-1"]])
+    lines = GAME.explain(state, play("asteroids-1", seat=B, target=SCOUT2), A)
+    assert lines[-1].startswith("Rejected (invalid_command)")

@@ -153,3 +153,18 @@ def test_too_many_commands_a_second_get_429_and_append_nothing(redis_url):
     _assert_problem(response, 429, "rate_limited")
     assert response.headers["Retry-After"] == "1"
     assert limited.log_length(game_id) == 4 + 3
+
+
+@pytest.mark.parametrize("name", ["a\x00b", "ann\r\nX-Admin: 1", "\u202eanna", " ", "\t\n",
+                                  "ann\u200b", "ann\u2066x", "x\u2028y"])
+def test_a_name_with_control_or_bidi_characters_or_blank_is_refused(api, name):
+    """Issue 23 item 15: names are shown to other players, in logs and terminals."""
+    response = api.client.post("/v1/players", json={"name": name})
+    assert response.status_code == 400 and response.json["code"] == "invalid_name"
+    assert response.mimetype == "application/problem+json"
+
+
+def test_a_name_is_kept_in_nfkc_form_without_surrounding_spaces(api):
+    response = api.client.post("/v1/players", json={"name": "  \uff21nn\u00e9 \uff2cee "})
+    assert response.status_code == 201 and response.json["name"] == "Anné Lee"
+    assert api.client.post("/v1/players", json={"name": "Zoë 李"}).json["name"] == "Zoë 李"

@@ -164,3 +164,36 @@ def test_metrics_count_requests_by_route_and_status_and_moves_and_conflicts(api)
     assert _metric(after, "tablestream_append_conflicts_total") > _metric(
         before, "tablestream_append_conflicts_total")
     assert "tablestream_sse_connections" in after and "tablestream_clock_lateness_seconds" in after
+
+
+def test_the_browsable_reference_may_not_be_framed_and_runs_only_its_own_scripts(api):
+    """Issue 23 item 16: /v1/docs has a content policy like /play/'s."""
+    import base64
+    import hashlib
+    import re
+
+    page = api.client.get("/v1/docs")
+    policy = page.headers["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in policy and "default-src 'none'" in policy
+    assert "'unsafe-inline'" not in policy.split("script-src")[1].split(";")[0]
+    [inline] = re.findall(rb"<script>(.*?)</script>", page.data, re.DOTALL)
+    digest = base64.b64encode(hashlib.sha256(inline).digest()).decode()
+    assert f"'sha256-{digest}'" in policy
+    asset = api.client.get("/v1/docs/assets/static/swagger-ui-bundle.js")
+    assert "frame-ancestors 'none'" in asset.headers["Content-Security-Policy"]
+
+
+def test_random_methods_and_paths_are_labelled_other_and_do_not_grow_the_metrics(api):
+    """Issue 23 item 14: label values come from a fixed set, whatever the requests."""
+    import secrets
+
+    api.client.get("/v1/nothing-here")
+    api.client.open("/v1/health", method="BREW")
+    before = api.client.get("/metrics").get_data(as_text=True)
+    for _ in range(100):
+        api.client.open(f"/v1/{secrets.token_hex(4)}", method=secrets.token_hex(4).upper())
+        api.client.open("/v1/games/catalog", method="X" + secrets.token_hex(4).upper())
+    after = api.client.get("/metrics").get_data(as_text=True)
+    assert len(after) - len(before) < 500  # counts grew, no new series
+    assert _metric(after, "tablestream_http_requests_total", method="other", route="other") \
+        - _metric(before, "tablestream_http_requests_total", method="other", route="other") == 200

@@ -98,3 +98,46 @@ def _scan_streams(api, game_id, players, hidden) -> None:
         for event in events:
             leaked = _leaks(json.dumps(event["data"]), hidden[event["id"]][seat])
             assert not leaked, f"SSE {event['id']} shows seat {seat} {leaked}"
+
+
+# --- test-only options (issue 23 item 11) -----------------------------------------------------
+
+STACKED = {"hands": [["laser_blast-1", "laser_blast-2", "laser_blast-3", "beam_blast-1",
+                      "beam_blast-2"], []], "action_top": ["direct_hit-1"]}
+
+
+@pytest.mark.skipif("magblast" not in REGISTRY, reason="no magblast")
+def test_a_stacked_deal_is_refused_over_http_with_production_settings(make_app):
+    from tests.service.conftest import Api
+
+    api = Api(make_app(limits={"test_options": False}))
+    host = api.player()
+    before = api.client.get("/v1/games?status=open").json
+    response = api.client.post("/v1/games", headers=host, json={
+        "game": "magblast", "seats": [{"kind": "human"}] * 2, "options": {"deal": STACKED}})
+    assert response.status_code == 400 and response.json["code"] == "test_only_option"
+    assert response.json["details"] == {"options": ["deal"]}
+    assert api.client.get("/v1/games?status=open").json == before
+    catalog = {g["name"]: g for g in api.client.get("/v1/games/catalog").json}
+    assert "deal" not in catalog["magblast"]["options"]["properties"]
+
+
+@pytest.mark.skipif("magblast" not in REGISTRY, reason="no magblast")
+def test_a_stacked_deal_allowed_for_tests_is_shown_to_no_one(api):
+    game_id, players = api.table("magblast", 2, {"deal": STACKED})
+    _, auditor_token = api.app.extensions["tablestream"].accounts.create("aud", ["auditor"])
+    auditor = {"Authorization": f"Bearer {auditor_token}"}
+    for headers in (*players, {}, auditor):
+        game = api.get(game_id, headers)
+        assert "deal" not in game["options"] and "reaction_seconds" in game["options"]
+        events = api.client.get(f"/v1/games/{game_id}/events", headers=headers).json["events"]
+        created = next(e for e in events if e["type"] == "game_created")
+        assert "deal" not in created["data"]["options"]
+        if headers in (players[1], {}):  # the dealt hand itself is seat 0's alone
+            assert "laser_blast-3" not in json.dumps(events)
+    mine = api.get(game_id, players[0])
+    command = mine["legal_commands"][0]
+    moved = api.send(game_id, players[0], command, mine["version"])
+    assert moved.status_code == 200 and "deal" not in moved.json["game"]["options"]
+    # The deal was used: seat 0 holds the hand it names.
+    assert sorted(api.service.projection(game_id).state["hands"][0]) == sorted(STACKED["hands"][0])

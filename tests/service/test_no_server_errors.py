@@ -215,3 +215,57 @@ def test_a_dispute_answers_with_the_table_after_the_ruling_as_documented(api):
               "components": document["components"]}
     jsonschema.validate(response.json, schema)  # it was missing the required game
     assert response.json["game"]["version"] == response.json["version"]
+
+
+def _first_command(api, game_id, players):
+    public = api.get(game_id)
+    seat = int(sorted(public["pending"])[0])
+    mine = api.get(game_id, players[seat])
+    return seat, mine["legal_commands"][0], mine["version"]
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_a_command_with_a_field_of_its_own_it_does_not_have_is_refused_naming_it(api, name):
+    """Issue 23 item 12: every game's commands carry only their own fields (400, named)."""
+    game = REGISTRY[name]
+    game_id, players = api.table(name, game.min_seats)
+    seat, command, version = _first_command(api, game_id, players)
+    response = api.send(game_id, players[seat], {**command, "stray_field": 1}, version)
+    _assert_problem(response, 400, "invalid_command")
+    assert "stray_field" in response.json["errors"]["fields"]
+    assert api.log_length(game_id) == version
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_explain_of_any_version_of_any_game_is_never_a_server_error(api, name):
+    """Versions across a random game, as the auditor (who sees the commands and their checks)
+    and a spectator (issue 23 item 12: a command the rules wrongly let through made explain
+    answer 500)."""
+    service = api.service
+    game = REGISTRY[name]
+    game_id = service.create_game("p_host", name, {},
+                                  [{"kind": "bot", "level": "random"}] * game.min_seats)
+    play_randomly(service, game_id, 0)
+    last = service.store.last_version(game_id)
+    _, token = api.app.extensions["tablestream"].accounts.create("auditor", ["auditor"])
+    viewers = [{"Authorization": f"Bearer {token}"}, {}]
+    for version in sorted({1, last, *range(1, last + 1, max(1, last // 40))}):
+        for headers in viewers:
+            response = api.client.get(f"/v1/games/{game_id}/events/{version}/explain",
+                                      headers=headers)
+            assert response.status_code == 200, (version, response.data[:300])
+
+
+def test_explain_words_a_failure_of_the_rules_to_explain_instead_of_failing(api, monkeypatch):
+    game_id, players = api.table("tally", 1, {"target": 50})
+    seat, command, version = _first_command(api, game_id, players)
+    assert api.send(game_id, players[seat], command, version).status_code == 200
+
+    def broken(*args):
+        raise KeyError("target")
+
+    monkeypatch.setattr(REGISTRY["tally"], "explain", broken)
+    response = api.client.get(f"/v1/games/{game_id}/events/{version + 1}/explain",
+                              headers=players[seat])
+    assert response.status_code == 200
+    assert "could not word their checks" in response.json["checks"][0]

@@ -157,3 +157,84 @@ def test_with_views_the_pictures_clock_deadline_is_in_unix_ms_as_get_gives_it(ap
     deadline = picture["pending"][str(1 - seat)]["deadline"]
     assert isinstance(deadline, int) and deadline > 10**12  # ms, not seconds
     assert picture == api.get(game_id, other)
+
+
+def _stream_end_after(response, limit: float) -> tuple[float, bytes]:
+    """Read a streaming response to its end, or for ``limit`` seconds (its keep-alives come
+    every heartbeat): the seconds it took and its last chunk."""
+    import time
+
+    started, last = time.monotonic(), b""
+    for chunk in response.response:
+        last = chunk if isinstance(chunk, bytes) else chunk.encode()
+        if time.monotonic() - started > limit:
+            response.close()
+            break
+    return time.monotonic() - started, last
+
+
+def test_a_token_revoked_on_another_process_ends_its_open_game_stream(make_app, api):
+    """Issue 23 item 10: within STREAM_TOKEN_SECONDS of a revocation elsewhere the stream ends
+    (it delivered the seat's cards for as long as it stayed open); another token's stream of
+    the same seat goes on past its checks."""
+    import threading
+
+    from service.http.stream_auth import STREAM_TOKEN_SECONDS, TOKEN_ENDED
+    from tests.service.conftest import Api
+
+    other_process = Api(make_app())
+    game_id, players = api.table("tally", 1, {"target": 1000})
+    phone = api.client.post("/v1/me/tokens", headers=players[0], json={"name": "phone"}).json
+    version = api.get(game_id)["version"]
+    kept: list[dict] = []
+
+    def follow_with_the_default_token():  # its own thread: one open stream per thread
+        response = api.client.get(f"/v1/games/{game_id}/events/stream", headers=players[0],
+                                  buffered=False)
+        kept.extend(_read_events(response, 1))
+        response.close()
+
+    follower = threading.Thread(target=follow_with_the_default_token, daemon=True)
+    follower.start()
+    doomed = api.client.get(f"/v1/games/{game_id}/events/stream",
+                            headers={"Authorization": f"Bearer {phone['token']}"},
+                            buffered=False)
+    assert other_process.client.delete(f"/v1/me/tokens/{phone['id']}",
+                                       headers=players[0]).status_code == 204
+    took, last = _stream_end_after(doomed, STREAM_TOKEN_SECONDS + 1)
+    assert took <= STREAM_TOKEN_SECONDS + 1 and last == TOKEN_ENDED
+    other_process.send(game_id, players[0], {"type": "add", "amount": 1}, version)
+    follower.join(timeout=STREAM_TOKEN_SECONDS)
+    assert [e["id"] for e in kept] == [version + 1]
+
+
+def test_a_rotated_token_ends_its_open_notice_stream(make_app, api):
+    from service.http.stream_auth import STREAM_TOKEN_SECONDS, TOKEN_ENDED
+    from tests.service.conftest import Api
+
+    other_process = Api(make_app())
+    headers = api.player("ann")
+    tablet = api.client.post("/v1/me/tokens", headers=headers, json={"name": "tablet"}).json
+    stream = api.client.get("/v1/me/events/stream",
+                            headers={"Authorization": f"Bearer {tablet['token']}"},
+                            buffered=False)
+    assert other_process.client.post(f"/v1/me/tokens/{tablet['id']}/rotate",
+                                     headers=headers).status_code == 201
+    took, last = _stream_end_after(stream, STREAM_TOKEN_SECONDS + 1)
+    assert took <= STREAM_TOKEN_SECONDS + 1 and last == TOKEN_ENDED
+
+
+def test_a_seated_players_stream_marks_the_game_watched_and_a_spectators_does_not(api):
+    """Issue 23 item 17: the sweeper leaves an idle game alone while a seated player follows
+    it live (service.lobby.watched)."""
+    lobby = api.app.extensions["tablestream"].lobby
+    game_id, players = api.table("tally", 1, {"target": 100})
+    spectator = api.client.get(f"/v1/games/{game_id}/events/stream", buffered=False)
+    next(iter(spectator.response)), next(iter(spectator.response))  # connected, a keep-alive
+    spectator.close()
+    assert not lobby.watched(game_id)
+    seated = api.client.get(f"/v1/games/{game_id}/events/stream", headers=players[0],
+                            buffered=False)
+    next(iter(seated.response)), next(iter(seated.response))
+    seated.close()
+    assert lobby.watched(game_id)

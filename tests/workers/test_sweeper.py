@@ -194,3 +194,64 @@ def test_a_finished_game_is_archived_by_the_sweep_once_its_grace_is_over(service
     assert not service.store.client.exists(f"{{g:{game_id}}}:log")
     assert service.lobby.redis.zscore(ARCHIVE_DUE, game_id) is None
     assert service.store.read(game_id) == log
+
+
+# --- idle games (issue 23 item 17) ------------------------------------------------------------
+
+DAY = 24 * 3600.0
+
+
+def _left_by_its_players(service) -> str:
+    """A running two-player game without a clock whose players stopped playing."""
+    game_id = service.create_game("p_ann", "tally", {"target": 20},
+                                  [{"kind": "human"}, {"kind": "human"}])
+    service.join(game_id, "p_bob")
+    service.start(game_id, "p_ann")
+    return game_id
+
+
+def test_a_game_idle_for_a_day_is_handed_to_bots_as_events_and_finishes(service, scheduler,
+                                                                         drain):
+    game_id = _left_by_its_players(service)
+    assert game_id in service.lobby.due(time.time() + DAY + DAY / 24 + 1)
+    version = service.projection(game_id).version
+    _sweeper(service, scheduler, later=DAY + DAY / 24 + 1).sweep_game(game_id)
+    handed = service.store.read(game_id, version + 1)
+    assert [(e.type, e.data) for e in handed][:2] == [
+        ("seat_replaced_by_bot", {"seat": 0, "level": "random", "idle": True}),
+        ("seat_replaced_by_bot", {"seat": 1, "level": "random", "idle": True})]
+    drain()
+    assert service.projection(game_id).status == "finished"
+
+
+def test_a_game_is_not_idle_before_a_day_without_events(service, scheduler):
+    game_id = _left_by_its_players(service)
+    version = service.projection(game_id).version
+    _sweeper(service, scheduler, later=DAY - 3600).sweep_game(game_id)
+    assert service.projection(game_id).version == version
+    assert service.hand_idle_game_to_bots(game_id, time.time() + 60) is None
+
+
+def test_an_idle_game_a_seated_player_follows_live_waits_for_them(service, scheduler):
+    game_id = _left_by_its_players(service)
+    service.lobby.watching(game_id)
+    version = service.projection(game_id).version
+    later = DAY + DAY / 24 + 1
+    _sweeper(service, scheduler, later=later).sweep_game(game_id)
+    assert service.projection(game_id).version == version
+    assert game_id not in service.lobby.due(time.time() + later)  # looked at in an hour
+
+
+def test_moves_within_the_hour_leave_the_idle_due_score_alone(service, monkeypatch):
+    from service.due import earliest_due, idle_at
+
+    game_id = _left_by_its_players(service)
+    first = idle_at(service.projection(game_id))
+    projection = service.projection(game_id)
+    seat = int(next(iter(projection.opened)))
+    service.act(game_id, seat, {"type": "add", "amount": 1}, projection.version, None)
+    later = service.projection(game_id)
+    assert idle_at(later) in (first, first + DAY / 24)  # the hour it falls in
+    assert earliest_due(later) == idle_at(later)
+    monkeypatch.setenv("TABLESTREAM_IDLE_AFTER_SECONDS", "0")
+    assert idle_at(later) is None and earliest_due(later) is None

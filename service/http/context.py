@@ -12,7 +12,7 @@ from service.application import GameService
 from service.config import Config
 from service.errors import BadRequest
 from service.fanout import Fanout
-from service.http.limiter import Quotas
+from service.http.limiter import BotGames, Quotas, ReadBudget, StreamSlots
 from service.lobby import Lobby
 
 
@@ -25,6 +25,9 @@ class Tablestream:
     limiter: Any
     quotas: Quotas  # players, games and disputes per minute
     fanout: Fanout  # this process's shared live reads, behind every SSE stream
+    streams: StreamSlots  # caps on open live streams (issue 23 item 4)
+    reads: ReadBudget  # reads paid for by their work (issue 23 item 5)
+    bot_games: BotGames  # think time and bot-only games per player (issue 23 item 7)
 
 
 def ctx() -> Tablestream:
@@ -72,3 +75,23 @@ def client_address() -> str:
     """The caller's address: the connection's, or X-Forwarded-For's as far as TRUSTED_PROXIES
     lets ProxyFix believe it."""
     return request.remote_addr or "unknown"
+
+
+def charge_read(events: int = 0, tablestream: Tablestream | None = None) -> None:
+    """Pay for a read of ``events`` events (1 unit + 1 per event) from the caller's budget:
+    the signed-in player's, else the address's (429 ``read_budget_exceeded`` without it). A
+    wrong token is a 401 before anything is charged."""
+    tablestream = tablestream or ctx()
+    player_id = g.get("player_id")  # authenticated already by this request
+    if player_id is None:
+        player = optional_player(from_url=request.endpoint in URL_TOKEN_ENDPOINTS)
+        player_id = player["id"] if player else None
+    tablestream.reads.charge(1 + max(0, events), player_id, client_address())
+
+
+def hold_stream(stream: Any, player: dict[str, Any] | None,
+                tablestream: Tablestream | None = None) -> Any:
+    """``stream`` holding one of the caller's live-stream slots until it ends (429
+    ``too_many_streams`` when the caller or this process has none left)."""
+    tablestream = tablestream or ctx()
+    return tablestream.streams.hold(stream, player["id"] if player else None, client_address())

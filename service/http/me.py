@@ -11,7 +11,7 @@ from flask.views import MethodView
 
 from service import metrics
 from service.http.blueprint import Blueprint, sse_event_schema
-from service.http.context import ctx, current_player
+from service.http.context import ctx, current_player, hold_stream
 from service.http.errors import end_on_outage
 from service.http.schemas import (
     DeliveryOut,
@@ -64,7 +64,7 @@ class MyNotices(MethodView):
                        "with Last-Event-ID",
         "content": {"text/event-stream": {"schema": sse_event_schema(
             "The notice's id", "The notice's kind", {"type": "object"})}}}})
-    @blp.errors(400, 401)
+    @blp.errors(400, 401, 429)
     def get(self, query):
         """Follow notices from all your games on one connection."""
         tablestream = ctx()
@@ -75,6 +75,7 @@ class MyNotices(MethodView):
             after = tablestream.service.inbox.latest(player["id"])  # from now on
         stream = _follow(tablestream.service.inbox, player["id"], after,
                          tablestream.config.sse_heartbeat_seconds)
+        stream = hold_stream(stream, player, tablestream)  # issue 23 item 4
         return Response(stream_with_context(stream), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 

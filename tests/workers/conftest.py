@@ -93,7 +93,8 @@ def drain(scheduler: JobScheduler) -> Callable[[int], int]:
     """Run queued jobs in this process until the queue is empty (or ``limit`` jobs ran)."""
 
     def run(limit: int = 10_000) -> int:
-        worker = SimpleWorker([scheduler.queue], connection=scheduler.connection)
+        worker = SimpleWorker([scheduler.queue, scheduler.search_queue,
+                               scheduler.webhook_queue], connection=scheduler.connection)
         # Burst mode also picks up the jobs the jobs themselves issue (the next bot turn).
         worker.work(burst=True, max_jobs=limit, logging_level="WARNING")
         return worker.successful_job_count + worker.failed_job_count

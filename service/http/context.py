@@ -89,9 +89,25 @@ def charge_read(events: int = 0, tablestream: Tablestream | None = None) -> None
     tablestream.reads.charge(1 + max(0, events), player_id, client_address())
 
 
-def hold_stream(stream: Any, player: dict[str, Any] | None,
-                tablestream: Tablestream | None = None) -> Any:
-    """``stream`` holding one of the caller's live-stream slots until it ends (429
-    ``too_many_streams`` when the caller or this process has none left)."""
-    tablestream = tablestream or ctx()
-    return tablestream.streams.hold(stream, player["id"] if player else None, client_address())
+def take_stream_slot() -> None:
+    """Before every request: a live stream takes one of the caller's stream slots before
+    anything else is done for it, so a refusal (429 ``too_many_streams``) costs little."""
+    if request.endpoint not in URL_TOKEN_ENDPOINTS:
+        return
+    tablestream = ctx()
+    player = optional_player(from_url=True)
+    g.stream_slot = tablestream.streams.take(player["id"] if player else None,
+                                             client_address())
+
+
+def hold_stream(stream: Any) -> Any:
+    """``stream`` holding the request's stream slot until it ends (issue 23 item 4)."""
+    slot = g.pop("stream_slot", None)
+    return stream if slot is None else slot.hold(stream)
+
+
+def release_stream_slot(_: BaseException | None = None) -> None:
+    """After a request: the slot of a stream that never started (refused, 404) is free."""
+    slot = g.pop("stream_slot", None)
+    if slot is not None:
+        slot.release()

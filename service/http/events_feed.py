@@ -79,7 +79,7 @@ class EventStream(MethodView):
         stream = _stream(service, projection.game, game_id, viewer, after, projection.version,
                          heartbeat, finished, views, projection.status == "finished")
         # One of the caller's stream slots until it ends (issue 23 item 4).
-        stream = hold_stream(stream, player, tablestream)
+        stream = hold_stream(stream)
         return Response(stream_with_context(stream), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 

@@ -119,6 +119,8 @@ return false
 """
 
 STREAM_RETRY_AFTER = 10  # seconds a refused stream is told to wait
+REFUSAL_MEMORY = 1.0  # seconds a process refuses a full caller again without asking Redis
+REFUSALS_REMEMBERED = 10_000
 
 
 class StreamSlots:
@@ -143,6 +145,7 @@ class StreamSlots:
         self._lease = client.register_script(_LEASE_LUA)
         self._client = client
         self._lock = threading.Lock()
+        self._refused: dict[str, float] = {}  # key -> refused until (monotonic)
         self.open = 0  # this process's streams
         self.anonymous = 0  # of which without a token
 
@@ -153,26 +156,37 @@ class StreamSlots:
                    config.streams_per_process, config.anonymous_streams_per_process,
                    lease_seconds=max(60.0, 4 * config.sse_heartbeat_seconds))
 
-    def hold(self, stream: Iterator[Any], player_id: str | None, address: str) -> HeldStream:
-        """``stream`` holding a slot until it ends or is closed; RateLimited (429) when the
-        caller (its player, else its address) or this process has no slot left."""
+    def take(self, player_id: str | None, address: str) -> StreamSlot:
+        """One slot for a stream of ``player_id`` (None: without a token, from ``address``);
+        RateLimited (429) when the caller or this process has none left."""
         anonymous = player_id is None
-        self._take_local(anonymous)
         key = f"streams:address:{address}" if anonymous else f"streams:player:{player_id}"
         limit = self.per_address if anonymous else self.per_player
+        who = "from one address without a token" if anonymous else "per player"
+        full = f"At most {limit} live streams {who}; close one first."
+        if self._refused.get(key, 0.0) > time.monotonic():
+            raise _too_many_streams(full)  # refused a moment ago: no need to ask Redis again
+        self._take_local(anonymous)
         member = uuid.uuid4().hex
         try:
             if limit > 0:
                 now = self.clock()
                 if self._lease(keys=[key], args=[repr(now), limit, repr(now + self.lease),
                                                   member]) is not None:
-                    who = "from one address without a token" if anonymous else "per player"
-                    raise _too_many_streams(f"At most {limit} live streams {who}; close one "
-                                            "first.")
+                    self._remember_refusal(key)
+                    raise _too_many_streams(full)
         except BaseException:
             self._give_back_local(anonymous)
             raise
-        return HeldStream(self, stream, key if limit > 0 else None, member, anonymous)
+        return StreamSlot(self, key if limit > 0 else None, member, anonymous)
+
+    def _remember_refusal(self, key: str) -> None:
+        """A caller refused stays refused here for REFUSAL_MEMORY seconds without a Redis
+        round trip: a burst of thousands of streams costs the process little but parsing."""
+        with self._lock:
+            if len(self._refused) >= REFUSALS_REMEMBERED:
+                self._refused.clear()
+            self._refused[key] = time.monotonic() + REFUSAL_MEMORY
 
     def _take_local(self, anonymous: bool) -> None:
         with self._lock:
@@ -192,10 +206,11 @@ class StreamSlots:
             self.anonymous -= anonymous
 
     def renew(self, key: str, member: str) -> None:
-        self._client.zadd(key, {member: self.clock() + self.lease}, xx=True)
-        self._client.pexpireat(key, int((self.clock() + self.lease) * 1000))
+        until = self.clock() + self.lease
+        self._client.zadd(key, {member: until}, xx=True)
+        self._client.pexpireat(key, math.ceil(until * 1000))
 
-    def release(self, key: str | None, member: str, anonymous: bool) -> None:
+    def forget(self, key: str | None, member: str, anonymous: bool) -> None:
         self._give_back_local(anonymous)
         if key is not None:
             try:
@@ -204,19 +219,41 @@ class StreamSlots:
                 pass
 
 
-class HeldStream:
-    """A stream's chunks, renewing its lease as they go; closing it frees its slot (once),
-    whether or not it was ever iterated."""
+class StreamSlot:
+    """One open stream's place: held by the stream once it starts (``hold``), given back when
+    it ends or is closed, or by the request's teardown when no stream was made; once."""
 
-    def __init__(self, slots: StreamSlots, stream: Iterator[Any], key: str | None, member: str,
-                 anonymous: bool):
+    def __init__(self, slots: StreamSlots, key: str | None, member: str, anonymous: bool):
         self.slots = slots
-        self.stream = stream
         self.key = key
         self.member = member
         self.anonymous = anonymous
         self.renewed = time.monotonic()
-        self.closed = False
+        self.released = False
+
+    def hold(self, stream: Iterator[Any]) -> HeldStream:
+        return HeldStream(self, stream)
+
+    def renew_if_due(self) -> None:
+        """Renew the lease a third of the way through it (each chunk asks; heartbeats
+        come more often than that)."""
+        if self.key is not None and time.monotonic() - self.renewed > self.slots.lease / 3:
+            self.renewed = time.monotonic()
+            self.slots.renew(self.key, self.member)
+
+    def release(self) -> None:
+        if not self.released:
+            self.released = True
+            self.slots.forget(self.key, self.member, self.anonymous)
+
+
+class HeldStream:
+    """A stream's chunks, renewing its slot's lease as they go; closing it (whether or not it
+    was ever iterated) frees the slot."""
+
+    def __init__(self, slot: StreamSlot, stream: Iterator[Any]):
+        self.slot = slot
+        self.stream = stream
 
     def __iter__(self) -> HeldStream:
         return self
@@ -227,21 +264,16 @@ class HeldStream:
         except BaseException:
             self.close()
             raise
-        if self.key is not None and time.monotonic() - self.renewed > self.slots.lease / 3:
-            self.renewed = time.monotonic()
-            self.slots.renew(self.key, self.member)
+        self.slot.renew_if_due()
         return chunk
 
     def close(self) -> None:
-        if self.closed:
-            return
-        self.closed = True
         try:
             close = getattr(self.stream, "close", None)
             if close is not None:
                 close()
         finally:
-            self.slots.release(self.key, self.member, self.anonymous)
+            self.slot.release()
 
 
 def _too_many_streams(detail: str) -> RateLimited:

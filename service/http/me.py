@@ -75,7 +75,7 @@ class MyNotices(MethodView):
             after = tablestream.service.inbox.latest(player["id"])  # from now on
         stream = _follow(tablestream.service.inbox, player["id"], after,
                          tablestream.config.sse_heartbeat_seconds)
-        stream = hold_stream(stream, player, tablestream)  # issue 23 item 4
+        stream = hold_stream(stream)  # issue 23 item 4
         return Response(stream_with_context(stream), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app, g, request
+from flask import after_this_request, current_app, g, request
 
 from service.accounts import Accounts
 from service.application import GameService
@@ -103,7 +103,17 @@ def take_stream_slot() -> None:
 def hold_stream(stream: Any) -> Any:
     """``stream`` holding the request's stream slot until it ends (issue 23 item 4)."""
     slot = g.pop("stream_slot", None)
-    return stream if slot is None else slot.hold(stream)
+    if slot is None:
+        return stream
+
+    @after_this_request
+    def release_on_close(response: Any) -> Any:
+        # Also when the answer is closed before its stream was ever read (the server closes
+        # it; a generator never started would not run its own cleanup).
+        response.call_on_close(slot.release)
+        return response
+
+    return slot.hold(stream)
 
 
 def release_stream_slot(_: BaseException | None = None) -> None:

@@ -114,7 +114,7 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 local open = redis.call('ZCARD', KEYS[1])
 if open >= limit then return open end
 redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
-redis.call('PEXPIREAT', KEYS[1], math.ceil(tonumber(ARGV[3]) * 1000))
+redis.call('PEXPIRE', KEYS[1], math.ceil((tonumber(ARGV[3]) - now) * 1000))
 return false
 """
 
@@ -145,7 +145,7 @@ class StreamSlots:
         self._lease = client.register_script(_LEASE_LUA)
         self._client = client
         self._lock = threading.Lock()
-        self._refused: dict[str, float] = {}  # key -> refused until (monotonic)
+        self._refused: dict[str, float] = {}  # key -> refused until (self.clock)
         self.open = 0  # this process's streams
         self.anonymous = 0  # of which without a token
 
@@ -164,7 +164,7 @@ class StreamSlots:
         limit = self.per_address if anonymous else self.per_player
         who = "from one address without a token" if anonymous else "per player"
         full = f"At most {limit} live streams {who}; close one first."
-        if self._refused.get(key, 0.0) > time.monotonic():
+        if self._refused.get(key, 0.0) > self.clock():
             raise _too_many_streams(full)  # refused a moment ago: no need to ask Redis again
         self._take_local(anonymous)
         member = uuid.uuid4().hex
@@ -186,7 +186,7 @@ class StreamSlots:
         with self._lock:
             if len(self._refused) >= REFUSALS_REMEMBERED:
                 self._refused.clear()
-            self._refused[key] = time.monotonic() + REFUSAL_MEMORY
+            self._refused[key] = self.clock() + REFUSAL_MEMORY
 
     def _take_local(self, anonymous: bool) -> None:
         with self._lock:
@@ -206,9 +206,8 @@ class StreamSlots:
             self.anonymous -= anonymous
 
     def renew(self, key: str, member: str) -> None:
-        until = self.clock() + self.lease
-        self._client.zadd(key, {member: until}, xx=True)
-        self._client.pexpireat(key, math.ceil(until * 1000))
+        self._client.zadd(key, {member: self.clock() + self.lease}, xx=True)
+        self._client.pexpire(key, math.ceil(self.lease * 1000))
 
     def forget(self, key: str | None, member: str, anonymous: bool) -> None:
         self._give_back_local(anonymous)

@@ -8,7 +8,7 @@ REDOCLY_VERSION := 2.77.0
 REDOCLY := $(VENV)/node/node_modules/.bin/redocly
 LOCK_VENV := .lock-venv
 
-.PHONY: install lock run test test-cluster lint openapi bench faults clean browser
+.PHONY: install lock run test test-cluster lint openapi bench faults abuse clean browser
 
 # constraints.txt pins every package (and every package they pull in) to the versions CI
 # tested, so a fresh machine installs exactly those; setup.cfg keeps the ranges we support.
@@ -79,3 +79,8 @@ faults: install
 
 clean:
 	rm -rf $(VENV) $(LOCK_VENV) *.egg-info
+
+# One player's abuse (streams, reads, webhooks, expert bots) against a bystander's move, beside
+# a quiet run (issue 23 item 8). Bounded in time (about a minute); loopback only.
+abuse: install
+	$(BIN)/python bench/abuse.py

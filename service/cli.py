@@ -31,17 +31,23 @@ def main() -> None:
 @click.option("--web-workers", type=int, default=2, show_default=True,
               help="gunicorn processes (gevent: each serves many SSE streams at once)")
 @click.option("--job-workers", type=int, default=1, show_default=True,
-              help="background worker processes for bots and clocks")
+              help="background worker processes for clocks and quick bots (0: no workers)")
+@click.option("--search-workers", type=int, default=1, show_default=True,
+              help="worker processes for expert bots' searches (run apart, at a lower priority)")
+@click.option("--webhook-workers", type=int, default=1, show_default=True,
+              help="worker processes for webhook deliveries")
 @click.option("--worker-class", default=lambda: os.environ.get("TABLESTREAM_WORKER_CLASS",
                                                                WORKER_CLASS),
               show_default="$TABLESTREAM_WORKER_CLASS or gevent's",
               help="gunicorn worker class (bench/throughput.py compares them)")
-def serve(host: str, port: int, web_workers: int, job_workers: int, worker_class: str) -> None:
+def serve(host: str, port: int, web_workers: int, job_workers: int, search_workers: int,
+          webhook_workers: int, worker_class: str) -> None:
     """Start Redis (embedded unless REDIS_URL is set), the API and the workers; Ctrl-C stops all.
 
     A process that dies is restarted (with backoff) while the others keep serving; `serve` exits
     with status 1 when one cannot be kept up, or when it leaves the embedded Redis running
     because that could not write its append-only file (service/supervisor.py)."""
+    from service.config import WORKER_CONNECTIONS
     from service.supervisor import Child, Supervisor, popen
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -55,16 +61,19 @@ def serve(host: str, port: int, web_workers: int, job_workers: int, worker_class
     # gevent workers: an open SSE stream is a parked greenlet, not a blocked thread, so 100
     # streams never starve moves (issue 2).
     gunicorn = [sys.executable, "-m", "gunicorn", "--worker-class", worker_class, "--workers",
-                str(web_workers), "--worker-connections", "2000", "--bind", f"{host}:{port}",
+                str(web_workers), "--worker-connections", str(WORKER_CONNECTIONS),
+                "--bind", f"{host}:{port}",
                 "--graceful-timeout", "5", "--log-level", "warning",
                 # Its heartbeat files too (gunicorn's advice: a tmpfs, never a disk).
                 *(["--worker-tmp-dir", str(metrics_dir)] if metrics_dir else []),
                 "--config", "python:service.gunicorn_conf", "service.wsgi:app"]
     children.append(Child("api (gunicorn)", lambda: popen(gunicorn, env)))
     if job_workers > 0 and _has_workers():
-        worker = [sys.executable, "-m", "workers", "--with-scheduler"]
-        children += [Child(f"job worker {n}", lambda: popen(worker, env))
-                     for n in range(1, job_workers + 1)]
+        # One kind of work never waits behind another (issue 23 items 6 and 7): clocks and
+        # quick bots, expert searches and webhook deliveries each have their queue and workers.
+        for role, count in (("clocks", job_workers), ("search", search_workers),
+                            ("webhooks", webhook_workers)):
+            children += [_worker_child(role, n, env) for n in range(1, count + 1)]
     supervisor = Supervisor(children)
     supervisor.on_death = lambda _, pid: _forget_metrics(env, pid)
     if redis_child is not None:
@@ -89,6 +98,16 @@ def serve(host: str, port: int, web_workers: int, job_workers: int, worker_class
 
             shutil.rmtree(metrics_dir, ignore_errors=True)
     sys.exit(status)
+
+
+def _worker_child(role: str, number: int, env: dict[str, str]) -> Child:
+    """A supervised ``python -m workers`` of ``role``, with its clock loop (each role's
+    scheduled jobs: clocks, webhook retries)."""
+    from service.supervisor import Child, popen
+
+    argv = [sys.executable, "-m", "workers", "--with-scheduler", "--role", role]
+    name = "job worker" if role == "clocks" else f"{role} worker"
+    return Child(f"{name} {number}", lambda: popen(argv, env))
 
 
 def _embedded_redis_child(env: dict[str, str]) -> Child:

@@ -5,6 +5,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+# gevent greenlets (connections) per API process: `tablestream serve` passes it to gunicorn as
+# --worker-connections, and the stream caps below leave part of it to plain requests.
+WORKER_CONNECTIONS = 2000
+
 
 @dataclass(frozen=True)
 class Config:
@@ -29,6 +33,24 @@ class Config:
     webhook_allow_http: bool = False  # http:// and private addresses (local receivers, tests)
     webhook_retry_seconds: tuple[int, ...] = ()  # () = service.webhooks.RETRY_INTERVALS
     max_body_bytes: int = 64 * 1024  # larger request bodies are refused (413) unread
+    # One player cannot slow down another (issue 23; 0 turns a limit off). Live streams open at
+    # once: per address without a token and per player (fleet-wide, in Redis), and per API
+    # process, of which tokenless streams may take only part (the rest is the reserve of
+    # signed-in players); both leave 200 of WORKER_CONNECTIONS to plain requests.
+    streams_per_address: int = 20
+    streams_per_player: int = 10
+    streams_per_process: int = WORKER_CONNECTIONS - 200
+    anonymous_streams_per_process: int = WORKER_CONNECTIONS // 2
+    # Reads by cost (1 unit + 1 per event a read returns or folds), per second and burst: per
+    # address without a token, per signed-in player (service/http/limiter.py, ReadBudget).
+    read_units_per_second: int = 1000
+    read_units_burst: int = 3000
+    player_read_units_per_second: int = 2000
+    player_read_units_burst: int = 6000
+    # Bots: the longest think time a seat may ask for (the API takes up to 5000 ms), and how
+    # many bot-only games one player may have running at once.
+    max_think_ms: int = 2000
+    bot_games_per_player: int = 2
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -50,6 +72,20 @@ class Config:
                    test_options=os.environ.get("TEST_OPTIONS", "0") == "1",
                    max_body_bytes=int(os.environ.get("MAX_BODY_BYTES", str(64 * 1024))),
                    webhook_allow_http=os.environ.get("WEBHOOK_ALLOW_HTTP", "0") == "1",
+                   streams_per_address=_int("STREAMS_PER_ADDRESS", cls.streams_per_address),
+                   streams_per_player=_int("STREAMS_PER_PLAYER", cls.streams_per_player),
+                   streams_per_process=_int("STREAMS_PER_PROCESS", cls.streams_per_process),
+                   anonymous_streams_per_process=_int("ANONYMOUS_STREAMS_PER_PROCESS",
+                                                      cls.anonymous_streams_per_process),
+                   read_units_per_second=_int("READ_UNITS_PER_SECOND",
+                                              cls.read_units_per_second),
+                   read_units_burst=_int("READ_UNITS_BURST", cls.read_units_burst),
+                   player_read_units_per_second=_int("PLAYER_READ_UNITS_PER_SECOND",
+                                                     cls.player_read_units_per_second),
+                   player_read_units_burst=_int("PLAYER_READ_UNITS_BURST",
+                                                cls.player_read_units_burst),
+                   max_think_ms=_int("MAX_THINK_MS", cls.max_think_ms),
+                   bot_games_per_player=_int("BOT_GAMES_PER_PLAYER", cls.bot_games_per_player),
                    webhook_retry_seconds=tuple(int(s) for s in os.environ.get(
                        "WEBHOOK_RETRY_SECONDS", "").split(",") if s.strip()))
 

@@ -29,6 +29,12 @@ class Due:
     seat: int
     since: int
     at: float  # epoch seconds: when the prompt opened (bot) or its deadline (clock, undo)
+    # A bot that searches for seconds (expert): its turn goes to the search queue, so clocks and
+    # quick bots never wait behind it (issue 23 item 7).
+    search: bool = False
+
+
+SEARCHING_LEVELS = frozenset({"expert"})
 
 
 IDLE_AFTER_ENV = "TABLESTREAM_IDLE_AFTER_SECONDS"
@@ -68,8 +74,10 @@ def due_jobs(projection: Projection) -> list[Due]:
     due = []
     for key, opened in sorted(projection.opened.items()):
         seat = int(key)
-        if projection.seats[seat].get("bot"):
-            due.append(Due("bot", seat, opened["since"], opened["at"] / 1000))
+        level = projection.seats[seat].get("bot")
+        if level:
+            due.append(Due("bot", seat, opened["since"], opened["at"] / 1000,
+                           search=level in SEARCHING_LEVELS))
         else:
             deadline = projection.deadline(seat)
             if deadline is not None:

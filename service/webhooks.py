@@ -34,6 +34,9 @@ DELIVERIES_KEPT = 100  # per webhook
 RETRY_INTERVALS = (5, 30, 120, 600, 1800)  # seconds between attempts after a failure
 TIMEOUT = 5.0  # seconds for the receiver to answer
 UNREACHABLE = "no HTTP answer"  # last_error of any failure before the receiver answered
+# Seconds an attempt may take in all, however slowly a receiver drips its answer (issue 23
+# item 6): workers.jobs.deliver_webhook ends it there, as a failed attempt to retry.
+DEADLINE = 10.0
 
 
 def sign(secret: str, timestamp: int, body: bytes) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from workers import ROLES
 from workers.runner import WORKER_CLASSES, run
 
 
@@ -17,10 +18,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="processes (a pool when > 1)")
     parser.add_argument("--worker-class", choices=sorted(WORKER_CLASSES), default="simple")
     parser.add_argument("--queue", default=None, help="default: $TABLESTREAM_QUEUE or tablestream")
+    parser.add_argument("--role", choices=ROLES, default="all",
+                        help="which queues: clocks (and quick bots), search, webhooks, or all")
     parser.add_argument("--log-level", default="WARNING")
     options = parser.parse_args(argv)
     run(with_scheduler=options.with_scheduler, burst=options.burst, workers=options.workers,
-        worker_class=options.worker_class, queue=options.queue, log_level=options.log_level)
+        worker_class=options.worker_class, queue=options.queue, role=options.role,
+        log_level=options.log_level)
     return 0
 
 

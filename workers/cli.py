@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from games.core import DEFAULT_THINK_MS
+from workers import ROLES
 
 # Names only: importing workers.runner would load rq and redis into every `tablestream`
 # command, and `audit verify` must run offline with neither.
@@ -23,14 +24,17 @@ WORKER_CLASS_NAMES = ("fork", "simple")
 @click.option("--worker-class", type=click.Choice(WORKER_CLASS_NAMES), default="simple",
               show_default=True, help="simple: jobs in-process (fastest); fork: one per job")
 @click.option("--queue", default=None, help="[default: $TABLESTREAM_QUEUE or tablestream]")
+@click.option("--role", type=click.Choice(ROLES), default="all", show_default=True,
+              help="clocks: clocks and quick bots; search: expert bots; webhooks: deliveries; "
+              "all: every queue, clocks first")
 @click.option("--log-level", default="WARNING", show_default=True)
 def worker(scheduler: bool, burst: bool, workers: int, worker_class: str, queue: str | None,
-           log_level: str) -> None:
+           role: str, log_level: str) -> None:
     """Run RQ workers for bot seats and turn clocks on $QUEUE_REDIS_URL (or the store's Redis)."""
     from workers.runner import run
 
     run(with_scheduler=scheduler, burst=burst, workers=workers, worker_class=worker_class,
-        queue=queue, log_level=log_level)
+        queue=queue, role=role, log_level=log_level)
 
 
 @click.command()

@@ -7,10 +7,13 @@ and store connections across jobs.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import signal
 import threading
 import time
+from collections.abc import Iterator
 
 from service.application import GameService
 from service.errors import NotFound
@@ -101,11 +104,45 @@ def clock_warning(game_id: str, seat: int, since: int) -> bool:
         return False
 
 
+class DeliveryDeadline(OSError):
+    """An attempt ran past its total deadline: a network failure like any other (an OSError,
+    which the delivery records and retries)."""
+
+
+@contextlib.contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Raise DeliveryDeadline in this (main) thread after ``seconds``: a socket timeout bounds
+    each read, not a receiver that sends a byte every few seconds. RQ's own alarm (the job
+    timeout) is put back afterwards. Off the main thread (no signals there) it does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise DeliveryDeadline(f"no answer within {seconds:.0f} s")
+
+    started = time.monotonic()
+    previous = signal.signal(signal.SIGALRM, expire)
+    outer, _ = signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if outer:  # RQ's job timeout: what is left of it
+            signal.setitimer(signal.ITIMER_REAL,
+                             max(0.001, outer - (time.monotonic() - started)))
+
+
 def deliver_webhook(player_id: str, webhook_id: str, delivery_id: str) -> str:
-    """One attempt at a webhook delivery; after a failure the next attempt is scheduled."""
+    """One attempt at a webhook delivery, within its total deadline; after a failure the next
+    attempt is scheduled."""
+    from service.webhooks import DEADLINE
+
     game_service = service()
     webhooks = game_service.inbox.webhooks
-    wait = webhooks.deliver(player_id, webhook_id, delivery_id)
+    with deadline(DEADLINE):
+        wait = webhooks.deliver(player_id, webhook_id, delivery_id)
     if wait is None:
         return "settled"
     game_service.followups.enqueue_webhook(player_id, webhook_id, delivery_id, delay=wait)

@@ -19,7 +19,7 @@ from rq import Queue, SimpleWorker, Worker
 from rq.worker_pool import WorkerPool
 
 from events.redis_store import is_outage
-from workers import queue_name
+from workers import queue_names
 from workers.clocks import ClockLoop, own_connection
 
 log = logging.getLogger(__name__)
@@ -109,22 +109,25 @@ class SweepingMixin:
     """Adds the sweep (at start-up, then every few seconds) to RQ's maintenance hook."""
 
     sweep_seconds: float = DEFAULT_SWEEP_SECONDS
+    sweeps: bool = True  # the search and webhook workers leave the sweep to the clock workers
     _next_sweep: float = 0.0
     _swept_once: bool = False
 
-    def __init__(self, *args: Any, **kwargs: Any):
+    def __init__(self, *args: Any, sweeps: bool = True, **kwargs: Any):
         kwargs.setdefault("worker_ttl", WORKER_TTL)
         super().__init__(*args, **kwargs)
+        self.sweeps = sweeps
         self.sweep_seconds = float(os.environ.get(SWEEP_ENV) or DEFAULT_SWEEP_SECONDS)
 
     @property
     def should_run_maintenance_tasks(self) -> bool:
-        return super().should_run_maintenance_tasks or time.monotonic() >= self._next_sweep
+        return super().should_run_maintenance_tasks or \
+            (self.sweeps and time.monotonic() >= self._next_sweep)
 
     def run_maintenance_tasks(self) -> None:
         if super().should_run_maintenance_tasks:
             super().run_maintenance_tasks()
-        if time.monotonic() < self._next_sweep:
+        if not self.sweeps or time.monotonic() < self._next_sweep:
             return
         self._next_sweep = time.monotonic() + self.sweep_seconds
         self.sweep_now()
@@ -179,10 +182,14 @@ class ForkingTablestreamWorker(RidesOutOutages, SweepingMixin, Worker):
 WORKER_CLASSES = {"simple": TablestreamWorker, "fork": ForkingTablestreamWorker}
 
 
+SEARCH_NICENESS = 10  # a search worker yields the CPU to the API and the clock worker
+
+
 def run(*, with_scheduler: bool = True, burst: bool = False, workers: int = 1,
-        worker_class: str = "simple", queue: str | None = None,
+        worker_class: str = "simple", queue: str | None = None, role: str = "all",
         log_level: str = "WARNING") -> bool:
-    """Run worker(s) on the configured queue Redis until stopped (or drained, with ``burst``)."""
+    """Run worker(s) of ``role`` (workers/__init__.py: which queues) on the configured queue
+    Redis until stopped (or drained, with ``burst``)."""
     from events.embedded_redis import redis_url
     from workers.scheduling import queue_connection, queue_redis_url
 
@@ -190,11 +197,16 @@ def run(*, with_scheduler: bool = True, burst: bool = False, workers: int = 1,
     connection = queue_connection(queue_redis_url(redis_url(), os.environ.get("QUEUE_REDIS_URL")))
     # The job functions read the store URL from the environment; pin the embedded one.
     os.environ.setdefault("REDIS_URL", redis_url())
-    name = queue or queue_name()
+    names = queue_names(role, queue)
     cls = WORKER_CLASSES[worker_class]
+    if role == "search":
+        # A search takes seconds of CPU: on a shared machine the moves, clocks and quick bots
+        # of every other game go first (issue 23 item 7).
+        os.nice(SEARCH_NICENESS)
     if workers > 1:
-        pool = WorkerPool([name], connection=connection, num_workers=workers, worker_class=cls)
+        pool = WorkerPool(names, connection=connection, num_workers=workers, worker_class=cls)
         pool.start(burst=burst, logging_level=log_level)
         return True
-    worker = cls([Queue(name, connection=connection)], connection=connection)
+    worker = cls([Queue(name, connection=connection) for name in names], connection=connection,
+                 sweeps=role in ("all", "clocks"))
     return worker.work(burst=burst, with_scheduler=with_scheduler, logging_level=log_level)

@@ -38,11 +38,13 @@ from rq.registry import ScheduledJobRegistry
 from events.projector import Projection
 from events.redis_store import client_options
 from service.due import Due, due_jobs, warning_lead  # noqa: F401 (re-exported: tests, jobs)
-from workers import queue_name
+from workers import queue_name, queue_names
 
 log = logging.getLogger(__name__)
 
 JOB_TIMEOUT = 30  # seconds; a bot move or a clock expiry takes milliseconds
+# An attempt's own deadline (workers.jobs.deliver_webhook) ends it first; this is RQ's backstop.
+WEBHOOK_JOB_TIMEOUT = 30
 RESULT_TTL = 600  # finished jobs stay this long, so a repeat in a reaction window is a no-op
 FAILURE_TTL = 7 * 24 * 3600
 REMEMBERED = 10_000  # job ids this process issued recently: skip the Redis round trip for them
@@ -113,11 +115,16 @@ class JobState:
 
 
 class JobScheduler:
-    """FollowUps for GameService: issues bot and clock jobs on an RQ queue."""
+    """FollowUps for GameService: issues bot and clock jobs on RQ queues: clocks and quick bots
+    on ``queue``, searching bots on ``search_queue``, webhook deliveries on ``webhook_queue``
+    (workers/__init__.py says why)."""
 
     def __init__(self, connection: redis.Redis, queue: str | None = None):
         self.connection = connection
-        self.queue = Queue(queue or queue_name(), connection=connection)
+        main, search, webhooks = queue_names("all", queue)
+        self.queue = Queue(main, connection=connection)
+        self.search_queue = Queue(search, connection=connection)
+        self.webhook_queue = Queue(webhooks, connection=connection)
         self._issued: OrderedDict[str, None] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -150,6 +157,10 @@ class JobScheduler:
 
     # --- issuing ------------------------------------------------------------------------------
 
+    def queue_for(self, due: Due) -> Queue:
+        """The queue ``due``'s job goes to: a searching bot's turn to the search queue."""
+        return self.search_queue if due.search else self.queue
+
     def issue(self, game_id: str, due: Due) -> bool:
         """Enqueue (bot) or schedule (clock) ``due`` once; False when it was already issued."""
         jid = job_id(due.kind, game_id, due.seat, due.since)
@@ -157,15 +168,16 @@ class JobScheduler:
             if jid in self._issued:
                 return False
         job = self._job(game_id, due, jid)
+        queue = self.queue_for(due)
         try:
             if due.kind in ("clock", "undo", "warn") and due.at > time.time():
-                self.queue.schedule_job(job, _whole_second_after(due.at), unique=True)
+                queue.schedule_job(job, _whole_second_after(due.at), unique=True)
                 # RQ scores in whole seconds, rounded up here so that its own scheduler (if one
                 # runs) never fires early; the clock loop reads the exact deadline (item 11).
-                self.connection.zadd(self.queue.scheduled_job_registry.key, {jid: due.at},
+                self.connection.zadd(queue.scheduled_job_registry.key, {jid: due.at},
                                      xx=True)
             else:
-                self.queue.enqueue_job(job, unique=True)
+                queue.enqueue_job(job, unique=True)
             issued = True
         except DuplicateJobError:
             issued = False  # another process (or an earlier append) issued it
@@ -180,7 +192,7 @@ class JobScheduler:
         except NoSuchJobError:
             pass
         try:
-            self.queue.enqueue_job(self._job(game_id, due, jid), unique=True)
+            self.queue_for(due).enqueue_job(self._job(game_id, due, jid), unique=True)
         except DuplicateJobError:
             pass  # issued again meanwhile by an append: that one will do
         self._remember(jid)
@@ -189,10 +201,11 @@ class JobScheduler:
         """Move a scheduled job whose time has passed onto the queue (the scheduler is down);
         False when it was no longer in the scheduled registry."""
         jid = job_id(due.kind, game_id, due.seat, due.since)
-        registry = ScheduledJobRegistry(queue=self.queue)
+        queue = self.queue_for(due)
+        registry = ScheduledJobRegistry(queue=queue)
         # ZREM decides who moves it: the live scheduler or this call, never both.
         if self.connection.zrem(registry.key, jid):
-            self.queue.enqueue_job(Job.fetch(jid, connection=self.connection))
+            queue.enqueue_job(Job.fetch(jid, connection=self.connection))
             return True
         return False
 
@@ -207,8 +220,9 @@ class JobScheduler:
         # "Queued" counts only on our own queue's list: a worker killed between taking a job
         # (BLMOVE to RQ's intermediate list) and starting it leaves it "queued" on no list, and
         # a job on another queue may have no workers at all.
-        waiting = status == JobStatus.QUEUED and job.origin == self.queue.name and \
-            self.queue.get_job_position(jid) is not None
+        queue = self.queue_for(due)
+        waiting = status == JobStatus.QUEUED and job.origin == queue.name and \
+            queue.get_job_position(jid) is not None
         dead = status == JobStatus.STARTED and self.worker_dead(job.worker_name)
         return JobState(status, job.started_at, waiting, dead)
 
@@ -232,19 +246,22 @@ class JobScheduler:
 
     def enqueue_webhook(self, player_id: str, webhook_id: str, delivery_id: str,
                         delay: float = 0.0) -> None:
-        """Queue one attempt of a webhook delivery (now, or after ``delay`` seconds)."""
+        """Queue one attempt of a webhook delivery (now, or after ``delay`` seconds) on the
+        webhook queue: a receiver that never answers holds its worker, never a bot's or a
+        clock's (issue 23 item 6)."""
         jid = "wh-" + hashlib.sha256(f"{delivery_id}:{time.time()}".encode()).hexdigest()[:32]
-        job = self.queue.create_job(WEBHOOK, args=(player_id, webhook_id, delivery_id),
-                                    job_id=jid, timeout=JOB_TIMEOUT, result_ttl=RESULT_TTL,
-                                    failure_ttl=FAILURE_TTL)
+        queue = self.webhook_queue
+        job = queue.create_job(WEBHOOK, args=(player_id, webhook_id, delivery_id),
+                               job_id=jid, timeout=WEBHOOK_JOB_TIMEOUT, result_ttl=RESULT_TTL,
+                               failure_ttl=FAILURE_TTL)
         if delay > 0:
-            self.queue.schedule_job(job, _whole_second_after(time.time() + delay))
+            queue.schedule_job(job, _whole_second_after(time.time() + delay))
         else:
-            self.queue.enqueue_job(job)
+            queue.enqueue_job(job)
 
     def _job(self, game_id: str, due: Due, jid: str) -> Job:
         function = FUNCTIONS[due.kind]
-        return self.queue.create_job(function, args=(game_id, due.seat, due.since),
+        return self.queue_for(due).create_job(function, args=(game_id, due.seat, due.since),
                                      job_id=jid, timeout=JOB_TIMEOUT, result_ttl=RESULT_TTL,
                                      failure_ttl=FAILURE_TTL,
                                      description=f"{function}({game_id!r}, {due.seat}, "

@@ -32,9 +32,14 @@ from service.http import (
     undo,
 )
 from service.http.blueprint import check_game_id
-from service.http.context import Tablestream, refuse_token_in_url
+from service.http.context import (
+    Tablestream,
+    refuse_token_in_url,
+    release_stream_slot,
+    take_stream_slot,
+)
 from service.http.errors import ProblemApi, limit_body
-from service.http.limiter import Quotas, RateLimiter
+from service.http.limiter import BotGames, Quotas, RateLimiter, ReadBudget, StreamSlots
 from service.inbox import build_inbox
 from service.lobby import Lobby
 
@@ -108,12 +113,18 @@ def create_app(config: Config | None = None, followups: Any = None,
     app.extensions["tablestream"] = Tablestream(config, service, Accounts(redis_client), lobby,
                                                 RateLimiter(config.rate_limit_per_second),
                                                 Quotas.from_config(config, redis_client),
-                                                Fanout(int(config.sse_heartbeat_seconds * 1000)))
+                                                Fanout(int(config.sse_heartbeat_seconds * 1000)),
+                                                StreamSlots.from_config(config, redis_client),
+                                                ReadBudget.from_config(config, redis_client),
+                                                BotGames.from_config(config, redis_client,
+                                                                     lobby))
     if config.trusted_proxies > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config.trusted_proxies)  # type: ignore[method-assign]
     app.before_request(refuse_token_in_url)
+    app.before_request(take_stream_slot)
+    app.teardown_request(release_stream_slot)
     app.url_value_preprocessor(check_game_id)
     api = ProblemApi(app)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})

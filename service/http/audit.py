@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask.views import MethodView
 
 from service.http.blueprint import Blueprint
-from service.http.context import ctx, current_player, optional_player
+from service.http.context import charge_read, ctx, current_player, optional_player
 from service.http.games import game_wire
 from service.http.schemas import AuditOut, CommandOut, DisputeIn, ExplainOut
 from service.http.wire import answer, event_out
@@ -16,19 +16,22 @@ blp = Blueprint("audit", __name__, url_prefix="/v1/games", description="Audit an
 @blp.route("/<game_id>/audit")
 class Audit(MethodView):
     @blp.response(200, AuditOut)
-    @blp.errors(401, 403, 404)
+    @blp.errors(401, 403, 404, 429)
     def get(self, game_id):
         """Download the full log with the seed and hash chain (after the end, or as auditor)."""
-        return ctx().service.audit_transcript(game_id, optional_player())
+        service = ctx().service
+        charge_read(service.projection(game_id).version)  # the whole log (issue 23 item 5)
+        return service.audit_transcript(game_id, optional_player())
 
 
 @blp.route("/<game_id>/events/<int:version>/explain")
 class Explain(MethodView):
     @blp.response(200, ExplainOut)
-    @blp.errors(401, 404)
+    @blp.errors(401, 404, 429)
     def get(self, game_id, version):
         """Explain an event: the command behind it, the state before, why it was legal."""
         service = ctx().service
+        charge_read(version)  # it replays the log up to there (issue 23 item 5)
         viewer = service.viewer_for(service.projection(game_id), optional_player())
         return service.explain(game_id, version, viewer)
 

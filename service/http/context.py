@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app, g, request
+from flask import after_this_request, current_app, g, request
 
 from service.accounts import Accounts
 from service.application import GameService
 from service.config import Config
 from service.errors import BadRequest
 from service.fanout import Fanout
-from service.http.limiter import Quotas
+from service.http.limiter import BotGames, Quotas, ReadBudget, StreamSlots
 from service.lobby import Lobby
 
 
@@ -25,6 +25,9 @@ class Tablestream:
     limiter: Any
     quotas: Quotas  # players, games and disputes per minute
     fanout: Fanout  # this process's shared live reads, behind every SSE stream
+    streams: StreamSlots  # caps on open live streams (issue 23 item 4)
+    reads: ReadBudget  # reads paid for by their work (issue 23 item 5)
+    bot_games: BotGames  # think time and bot-only games per player (issue 23 item 7)
 
 
 def ctx() -> Tablestream:
@@ -72,3 +75,49 @@ def client_address() -> str:
     """The caller's address: the connection's, or X-Forwarded-For's as far as TRUSTED_PROXIES
     lets ProxyFix believe it."""
     return request.remote_addr or "unknown"
+
+
+def charge_read(events: int = 0, tablestream: Tablestream | None = None) -> None:
+    """Pay for a read of ``events`` events (1 unit + 1 per event) from the caller's budget:
+    the signed-in player's, else the address's (429 ``read_budget_exceeded`` without it). A
+    wrong token is a 401 before anything is charged."""
+    tablestream = tablestream or ctx()
+    player_id = g.get("player_id")  # authenticated already by this request
+    if player_id is None:
+        player = optional_player(from_url=request.endpoint in URL_TOKEN_ENDPOINTS)
+        player_id = player["id"] if player else None
+    tablestream.reads.charge(1 + max(0, events), player_id, client_address())
+
+
+def take_stream_slot() -> None:
+    """Before every request: a live stream takes one of the caller's stream slots before
+    anything else is done for it, so a refusal (429 ``too_many_streams``) costs little."""
+    if request.endpoint not in URL_TOKEN_ENDPOINTS:
+        return
+    tablestream = ctx()
+    player = optional_player(from_url=True)
+    g.stream_slot = tablestream.streams.take(player["id"] if player else None,
+                                             client_address())
+
+
+def hold_stream(stream: Any) -> Any:
+    """``stream`` holding the request's stream slot until it ends (issue 23 item 4)."""
+    slot = g.pop("stream_slot", None)
+    if slot is None:
+        return stream
+
+    @after_this_request
+    def release_on_close(response: Any) -> Any:
+        # Also when the answer is closed before its stream was ever read (the server closes
+        # it; a generator never started would not run its own cleanup).
+        response.call_on_close(slot.release)
+        return response
+
+    return slot.hold(stream)
+
+
+def release_stream_slot(_: BaseException | None = None) -> None:
+    """After a request: the slot of a stream that never started (refused, 404) is free."""
+    slot = g.pop("stream_slot", None)
+    if slot is not None:
+        slot.release()

@@ -17,7 +17,7 @@ from service import metrics
 from service.fanout import Batch
 from service.http import wire
 from service.http.blueprint import Blueprint, sse_event_schema
-from service.http.context import bearer_token, ctx, optional_player
+from service.http.context import bearer_token, charge_read, ctx, hold_stream, optional_player
 from service.http.errors import end_on_outage
 from service.http.games import game_wire
 from service.http.schemas import EventOut, EventPage, EventsQuery, StreamHeaders, StreamQuery
@@ -38,11 +38,15 @@ blp = Blueprint("events", __name__, url_prefix="/v1/games", description="The eve
 class Events(MethodView):
     @blp.arguments(EventsQuery(), location="query")
     @blp.response(200, EventPage)
-    @blp.errors(400, 401, 404)
+    @blp.errors(400, 401, 404, 429)
     def get(self, query, game_id):
         """Page through the log from version `from` to `to`, redacted for the caller."""
         service = ctx().service
         projection = service.projection(game_id)
+        # Paid for by the events it returns, before any is read (issue 23 item 5).
+        last = min(query.get("to") or projection.version, projection.version,
+                   query["from_"] + query["limit"] - 1)
+        charge_read(last - query["from_"] + 1)
         viewer = service.viewer_for(projection, optional_player())
         events = service.events_page(game_id, viewer, query["from_"], query.get("to"),
                                      query["limit"])
@@ -62,7 +66,7 @@ class EventStream(MethodView):
                                 "content": {"text/event-stream": {"schema": sse_event_schema(
                                     "The event's version", "The event's type",
                                     {"$ref": "#/components/schemas/EventOut"})}}}})
-    @blp.errors(400, 401, 404)
+    @blp.errors(400, 401, 404, 429)
     def get(self, query, headers, game_id):
         """Follow the log live as server-sent events, resuming after Last-Event-ID."""
         tablestream = ctx()
@@ -74,6 +78,7 @@ class EventStream(MethodView):
         viewer = service.viewer_for(projection, player)
         after = headers.get("last_event_id", query.get("last_event_id"))
         after = projection.version if after is None else after
+        charge_read(projection.version - after, tablestream)  # the backlog it sends first
         heartbeat = tablestream.config.sse_heartbeat_seconds
         finished = projection.status == "finished" and after >= projection.version
         views = _views(game_id, player) if query.get("views") else None
@@ -81,6 +86,8 @@ class EventStream(MethodView):
                            player["id"] if player else None, heartbeat)
         stream = _stream(service, projection.game, game_id, viewer, after, projection.version,
                          watch, finished, views, projection.status == "finished")
+        # One of the caller's stream slots until it ends (issue 23 item 4).
+        stream = hold_stream(stream)
         return Response(stream_with_context(stream), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 

@@ -7,7 +7,7 @@ from flask.views import MethodView
 
 from service.http import wire
 from service.http.blueprint import Blueprint
-from service.http.context import ctx, current_player, optional_player
+from service.http.context import charge_read, ctx, current_player, optional_player
 from service.http.schemas import (
     CatalogEntry,
     GameCreate,
@@ -93,10 +93,12 @@ class Games(MethodView):
         tablestream = ctx()
         player = current_player()
         tablestream.quotas.games.check(player["id"])
+        tablestream.bot_games.check(player["id"], body["seats"])
         game_id = tablestream.service.create_game(
             player["id"], body["game"], body["options"], body["seats"], body["join"],
             unlisted=tablestream.config.unlisted_games,
             test_options=tablestream.config.test_options)
+        tablestream.bot_games.created(player["id"], game_id, body["seats"])
         return answer(game_wire(game_id, player), 201, {"Location": url_for(
             "games.GameResource", game_id=game_id, _external=False)})
 
@@ -105,10 +107,11 @@ class Games(MethodView):
 class GameResource(MethodView):
     @blp.response(200, GameOut)
     @blp.alt_response(304, description="Not modified since the version in If-None-Match")
-    @blp.errors(401, 404)
+    @blp.errors(401, 404, 429)
     def get(self, game_id):
         """Show the game as the caller may see it: view, pending prompts, legal commands."""
         player = optional_player()
+        charge_read()
         projection = ctx().service.projection(game_id)
         etag = f'"{projection.version}"'
         if etag in request.if_none_match or f"{projection.version}" in request.if_none_match:

@@ -11,7 +11,7 @@ from flask.views import MethodView
 
 from service import metrics
 from service.http.blueprint import Blueprint, sse_event_schema
-from service.http.context import bearer_token, ctx, current_player
+from service.http.context import bearer_token, ctx, current_player, hold_stream
 from service.http.errors import end_on_outage
 from service.http.schemas import (
     DeliveryOut,
@@ -65,7 +65,7 @@ class MyNotices(MethodView):
                        "with Last-Event-ID",
         "content": {"text/event-stream": {"schema": sse_event_schema(
             "The notice's id", "The notice's kind", {"type": "object"})}}}})
-    @blp.errors(400, 401)
+    @blp.errors(400, 401, 429)
     def get(self, query):
         """Follow notices from all your games on one connection."""
         tablestream = ctx()
@@ -77,6 +77,7 @@ class MyNotices(MethodView):
         watch = TokenWatch(tablestream.accounts, bearer_token(from_url=True), player["id"],
                            tablestream.config.sse_heartbeat_seconds)
         stream = _follow(tablestream.service.inbox, player["id"], after, watch)
+        stream = hold_stream(stream)  # issue 23 item 4
         return Response(stream_with_context(stream), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 

@@ -127,9 +127,9 @@ def _advances(serve: Serve, game_id: str) -> None:
 def test_a_killed_job_worker_is_restarted_and_the_bots_play_on(serve):
     game_id = serve.bot_game(serve.player())
     _advances(serve, game_id)
-    killed = serve.kill("-m workers")
+    killed = serve.kill("--role clocks")
     # SIGKILL lands asynchronously: the killed pid may still be listed for a moment.
-    wait_for(lambda: serve.child("-m workers") != killed, message="a new job worker")
+    wait_for(lambda: serve.child("--role clocks") != killed, message="a new job worker")
     _advances(serve, game_id)
     assert serve.process.poll() is None
     assert "job worker 1 was killed by SIGKILL" in serve.log.read_text()

@@ -93,7 +93,8 @@ def drain(scheduler: JobScheduler) -> Callable[[int], int]:
     """Run queued jobs in this process until the queue is empty (or ``limit`` jobs ran)."""
 
     def run(limit: int = 10_000) -> int:
-        worker = SimpleWorker([scheduler.queue], connection=scheduler.connection)
+        worker = SimpleWorker([scheduler.queue, scheduler.search_queue,
+                               scheduler.webhook_queue], connection=scheduler.connection)
         # Burst mode also picks up the jobs the jobs themselves issue (the next bot turn).
         worker.work(burst=True, max_jobs=limit, logging_level="WARNING")
         return worker.successful_job_count + worker.failed_job_count
@@ -113,17 +114,19 @@ class WorkerProcess:
     """A real ``python -m workers --with-scheduler`` in its own process group."""
 
     def __init__(self, url: str, queue: str, tmp: str, module: str = "workers",
-                 env: dict[str, str] | None = None):
+                 env: dict[str, str] | None = None, role: str = "all"):
         self.env = {**os.environ, "REDIS_URL": url, "TABLESTREAM_QUEUE": queue,
                     "TABLESTREAM_SWEEP_SECONDS": "1", "TABLESTREAM_STALE_STARTED_SECONDS": "2",
                     "TABLESTREAM_DATA": tmp, **(env or {})}
         self.env.pop("QUEUE_REDIS_URL", None)
         self.module = module  # ``workers``, or a wrapper that runs it (tests/workers/seen_recorder)
+        self.role = role  # which queues (workers/__init__.py)
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> WorkerProcess:
         # A session of its own: the RQ scheduler is a child process, and a kill must reach it.
-        self.process = subprocess.Popen([sys.executable, "-m", self.module, "--with-scheduler"],
+        self.process = subprocess.Popen([sys.executable, "-m", self.module, "--with-scheduler",
+                                         "--role", self.role],
                                         env=self.env, start_new_session=True)
         return self
 
@@ -146,8 +149,9 @@ def worker_process(workers_url: str, queue_name: str, tmp_path) -> Iterator[Call
     """Start real worker processes on this test's queue; all are killed at the end."""
     started: list[WorkerProcess] = []
 
-    def start(module: str = "workers", **env: str) -> WorkerProcess:
-        process = WorkerProcess(workers_url, queue_name, str(tmp_path), module, env).start()
+    def start(module: str = "workers", role: str = "all", **env: str) -> WorkerProcess:
+        process = WorkerProcess(workers_url, queue_name, str(tmp_path), module, env,
+                                role).start()
         started.append(process)
         return process
 

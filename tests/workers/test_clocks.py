@@ -14,6 +14,7 @@ from rq.job import Job, JobStatus
 
 from service.application import NoFollowUps
 from tests.workers.conftest import wait_for
+from workers import queue_names
 from workers.clocks import ClockLoop
 from workers.scheduling import Due, job_id
 from workers.sweeper import Sweeper
@@ -60,7 +61,8 @@ def test_a_due_clock_goes_ahead_of_waiting_bot_turns(service, scheduler):
     assert scheduler.queue.job_ids[0] == job_id("clock", game_id, 0, due.since)
 
 
-def test_a_due_webhook_retry_waits_behind_bot_turns(service, scheduler):
+def test_a_due_webhook_retry_goes_to_the_webhook_queue_never_before_bot_turns(service,
+                                                                            scheduler):
     followups, service.followups = service.followups, NoFollowUps()
     bots = service.create_game("host", "tally", {"target": 20},
                                [{"kind": "bot", "level": "random"}] * 2)
@@ -68,9 +70,10 @@ def test_a_due_webhook_retry_waits_behind_bot_turns(service, scheduler):
     seat, prompt = next(iter(service.projection(bots).opened.items()))
     scheduler.issue(bots, Due("bot", int(seat), prompt["since"], prompt["at"] / 1000))
     scheduler.enqueue_webhook("p1", "w1", "d1", delay=5)
-    ClockLoop(scheduler.connection, [scheduler.queue.name]).tick(now=time.time() + 10)
-    ids = scheduler.queue.job_ids
-    assert len(ids) == 2 and ids[0].startswith("bot-") and ids[1].startswith("wh-")
+    ClockLoop(scheduler.connection, queue_names("all", scheduler.queue.name)).tick(
+        now=time.time() + 10)
+    assert [jid[:4] for jid in scheduler.queue.job_ids] == ["bot-"]
+    assert [jid[:3] for jid in scheduler.webhook_queue.job_ids] == ["wh-"]
 
 
 def test_the_next_deadline_tells_the_loop_how_long_it_may_sleep(service, scheduler):

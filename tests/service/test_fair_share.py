@@ -1,0 +1,214 @@
+"""One player cannot slow down another (issue 23 items 4, 5 and 7): live streams are capped per
+address, per player and per process with a reserve for signed-in players; reads are paid for by
+the events they read; bots' think time and bot-only games per player are capped. Each refusal is
+a 429 (or 400) problem with a stable code, answered before the work."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from service.errors import RateLimited
+from service.http.limiter import ReadBudget, StreamSlots
+from tests.service.conftest import Api
+
+
+def _address() -> str:
+    """A client address of this test's own: the caps' counts live in the shared Redis."""
+    return f"fd00::{uuid.uuid4().hex[:4]}:{uuid.uuid4().hex[:4]}"
+
+
+def _refused(response, status: int, code: str) -> None:
+    assert response.status_code == status, response.json
+    assert response.mimetype == "application/problem+json"
+    assert response.json["code"] == code
+    if status == 429:
+        assert int(response.headers["Retry-After"]) >= 1
+
+
+def _stream(api: Api, game_id: str, address: str, headers=None):
+    return api.client.get(f"/v1/games/{game_id}/events/stream", headers=headers or {},
+                          environ_base={"REMOTE_ADDR": address}, buffered=False)
+
+
+def _close(responses) -> None:
+    """Close streams last opened first (Flask's test client stacks their request contexts)."""
+    for response in reversed(responses):
+        response.close()
+
+
+# --- streams (item 4) ---------------------------------------------------------------------------
+
+def test_tokenless_streams_from_one_address_are_capped(make_app):
+    api = Api(make_app(limits={"streams_per_address": 2}))
+    game_id, _ = api.table("tally", 1)
+    address = _address()
+    held = [_stream(api, game_id, address) for _ in range(2)]
+    assert [r.status_code for r in held] == [200, 200]
+    _refused(_stream(api, game_id, address), 429, "too_many_streams")
+    held.append(_stream(api, game_id, _address()))  # another address
+    assert held[-1].status_code == 200
+    _close(held)
+
+
+def test_a_closed_stream_gives_its_slot_back(make_app):
+    api = Api(make_app(limits={"streams_per_address": 1}))
+    game_id, _ = api.table("tally", 1)
+    address = _address()
+    _stream(api, game_id, address).close()
+    again = _stream(api, game_id, address)
+    assert again.status_code == 200
+    again.close()
+
+
+def test_a_stream_refused_by_its_game_gives_its_slot_back(make_app):
+    api = Api(make_app(limits={"streams_per_address": 1}))
+    game_id, _ = api.table("tally", 1)
+    address = _address()
+    assert _stream(api, game_id[:-1] + "0" if game_id[-1] != "0" else game_id[:-1] + "1",
+                   address).status_code == 404
+    held = _stream(api, game_id, address)
+    assert held.status_code == 200
+    held.close()
+
+
+def test_streams_per_player_are_capped_whatever_the_address(make_app):
+    api = Api(make_app(limits={"streams_per_player": 1}))
+    game_id, players = api.table("tally", 1)
+    held = _stream(api, game_id, _address(), players[0])
+    assert held.status_code == 200
+    _refused(_stream(api, game_id, _address(), players[0]), 429, "too_many_streams")
+    _refused(api.client.get("/v1/me/events/stream", headers=players[0], buffered=False), 429,
+             "too_many_streams")
+    other = _stream(api, game_id, _address(), api.player("bo"))
+    assert other.status_code == 200
+    _close([held, other])
+
+
+def test_signed_in_players_keep_a_reserve_when_tokenless_streams_fill_a_process(make_app):
+    api = Api(make_app(limits={"anonymous_streams_per_process": 2}))
+    game_id, players = api.table("tally", 1)
+    held = [_stream(api, game_id, _address()) for _ in range(2)]
+    _refused(_stream(api, game_id, _address()), 429, "too_many_streams")
+    mine = _stream(api, game_id, _address(), players[0])
+    assert mine.status_code == 200
+    _close([*held, mine])
+
+
+def test_the_lease_of_a_stream_whose_process_died_runs_out(redis_client):
+    now = [1000.0]
+    slots = StreamSlots(redis_client, per_address=1, per_player=1, per_process=0,
+                        anonymous_per_process=0, lease_seconds=60, clock=lambda: now[0])
+    address = _address()
+    slots.take(None, address)  # never released: its process was killed
+    other = StreamSlots(redis_client, per_address=1, per_player=1, per_process=0,
+                        anonymous_per_process=0, lease_seconds=60, clock=lambda: now[0])
+    with pytest.raises(RateLimited) as refused:
+        other.take(None, address)
+    assert refused.value.code == "too_many_streams"
+    now[0] += 61
+    other.take(None, address).release()
+
+
+# --- reads by cost (item 5) ---------------------------------------------------------------------
+
+def _long_game(api: Api, moves: int) -> tuple[str, list]:
+    game_id, players = api.table("tally", 1, {"target": 10_000})
+    version = api.get(game_id)["version"]
+    for _ in range(moves):
+        version = api.send(game_id, players[0], {"type": "add", "amount": 1}, version).json[
+            "version"]
+    return game_id, players
+
+
+def test_a_long_read_is_paid_for_by_its_events_and_refused_past_the_budget(make_app):
+    api = Api(make_app(limits={"read_units_per_second": 1, "read_units_burst": 50}))
+    game_id, players = _long_game(api, 40)
+    address = _address()
+
+    def read(headers=None):
+        return api.client.get(f"/v1/games/{game_id}/events?limit=1000", headers=headers or {},
+                              environ_base={"REMOTE_ADDR": address})
+
+    assert read().status_code == 200  # 1 + 40-odd events: most of the 50
+    _refused(read(), 429, "read_budget_exceeded")
+    # A signed-in player reads from a budget of their own.
+    assert read(players[0]).status_code == 200
+
+
+def test_short_reads_cost_little(make_app):
+    api = Api(make_app(limits={"read_units_per_second": 1, "read_units_burst": 50}))
+    game_id, _ = _long_game(api, 40)
+    address = _address()
+    pages = [api.client.get(f"/v1/games/{game_id}/events?limit=2",
+                            environ_base={"REMOTE_ADDR": address}).status_code
+             for _ in range(10)]
+    assert pages == [200] * 10  # 3 units each
+
+
+def test_the_audit_costs_its_whole_transcript(make_app):
+    api = Api(make_app(limits={"read_units_per_second": 1, "read_units_burst": 60}))
+    game_id, players = api.table("tally", 1, {"target": 40})
+    api.play_to_end(game_id, players)
+    address = _address()
+
+    def audit():
+        return api.client.get(f"/v1/games/{game_id}/audit",
+                              environ_base={"REMOTE_ADDR": address})
+
+    assert audit().status_code == 200
+    _refused(audit(), 429, "read_budget_exceeded")
+
+
+def test_a_read_budget_refills_with_time(redis_client):
+    now = [5000.0]
+    budget = ReadBudget(redis_client, (10, 100), (10, 100), clock=lambda: now[0])
+    address = _address()
+    budget.charge(100, None, address)
+    with pytest.raises(RateLimited) as refused:
+        budget.charge(50, None, address)
+    assert refused.value.code == "read_budget_exceeded"
+    assert refused.value.extra["retry_after"] == 5
+    now[0] += 5
+    budget.charge(50, None, address)
+
+
+# --- bots (item 7) ------------------------------------------------------------------------------
+
+def test_a_think_time_over_the_servers_cap_is_refused(make_app):
+    api = Api(make_app(limits={"max_think_ms": 2000}))
+    response = api.client.post("/v1/games", headers=api.player(), json={
+        "game": "magblast", "seats": [{"kind": "bot", "level": "expert", "think_ms": 5000}] * 2})
+    _refused(response, 400, "think_time_too_long")
+    assert response.json["details"]["max_think_ms"] == 2000
+
+
+def test_bot_only_games_per_player_are_capped(make_app):
+    api = Api(make_app(limits={"bot_games_per_player": 1}))
+    host = api.player()
+    bots = {"game": "tally", "options": {"target": 10_000_000},
+            "seats": [{"kind": "bot", "level": "random"}] * 2}
+    assert api.client.post("/v1/games", headers=host, json=bots).status_code == 201
+    _refused(api.client.post("/v1/games", headers=host, json=bots), 429, "too_many_bot_games")
+    # A game with a human seat plays at a human's pace: not counted.
+    assert api.create(host, "tally", [{"kind": "human"}, {"kind": "bot", "level": "random"}])
+    assert api.client.post("/v1/games", headers=api.player("bo"), json=bots).status_code == 201
+
+
+def test_a_finished_bot_only_game_frees_its_place(make_app):
+    api = Api(make_app(limits={"bot_games_per_player": 1}))
+    host = api.player()
+    first = api.client.post("/v1/games", headers=host, json={
+        "game": "tally", "options": {"target": 3}, "seats": [{"kind": "bot", "level": "random"}]
+        * 2}).json["id"]
+    tablestream = api.app.extensions["tablestream"]
+    # No worker here: play the bots' turns in-process until the game ends.
+    while api.service.projection(first).status == "running":
+        projection = api.service.projection(first)
+        seat, prompt = next(iter(projection.opened.items()))
+        api.service.bot_move(first, int(seat), prompt["since"])
+    assert tablestream.bot_games.running(api.app.extensions["tablestream"].accounts
+                                         .authenticate(host["Authorization"][7:])["id"]) == []
+    assert api.client.post("/v1/games", headers=host, json={
+        "game": "tally", "seats": [{"kind": "bot", "level": "random"}] * 2}).status_code == 201

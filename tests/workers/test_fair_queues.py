@@ -1,0 +1,134 @@
+"""No kind of background work waits behind a slower kind (issue 23 items 6 and 7): expert
+searches and webhook deliveries have queues and workers of their own, a delivery attempt has a
+total deadline, and a turn clock fires while a search and a delivery hold their workers."""
+
+from __future__ import annotations
+
+import signal
+import socket
+from collections.abc import Iterator
+
+import pytest
+from rq.job import Job, JobStatus
+
+from service.application import NoFollowUps
+from service.webhooks import Webhooks
+from tests.workers.conftest import wait_for
+from tests.workers.test_clocks import _clocked_game, _events
+from workers import queue_names
+from workers.jobs import DeliveryDeadline, deadline
+from workers.scheduling import Due, job_id
+
+
+@pytest.fixture
+def silent_receiver() -> Iterator[socket.socket]:
+    """A loopback socket that accepts connections (the kernel does) and never answers."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    yield listener
+    listener.close()
+
+
+def _bot_game(service, level: str) -> tuple[str, Due]:
+    followups, service.followups = service.followups, NoFollowUps()
+    game_id = service.create_game("host", "loot", {}, [{"kind": "bot", "level": level}] * 2)
+    service.followups = followups
+    seat, prompt = next(iter(service.projection(game_id).opened.items()))
+    return game_id, Due("bot", int(seat), prompt["since"], prompt["at"] / 1000,
+                        search=level == "expert")
+
+
+def test_a_worker_without_a_role_serves_every_queue_clocks_first():
+    assert queue_names("all", "q") == ["q", "q-search", "q-webhooks"]
+    assert queue_names("clocks", "q") == ["q"]
+    assert queue_names("search", "q") == ["q-search"]
+    assert queue_names("webhooks", "q") == ["q-webhooks"]
+
+
+def test_an_expert_turn_goes_to_the_search_queue(service, scheduler):
+    game_id, due = _bot_game(service, "expert")
+    scheduler.issue(game_id, due)
+    assert scheduler.search_queue.job_ids == [job_id("bot", game_id, due.seat, due.since)]
+    assert scheduler.queue.job_ids == []
+
+
+def test_a_quick_bot_turn_stays_on_the_clocks_queue(service, scheduler):
+    game_id, due = _bot_game(service, "basic")
+    scheduler.issue(game_id, due)
+    assert scheduler.queue.job_ids == [job_id("bot", game_id, due.seat, due.since)]
+    assert scheduler.search_queue.job_ids == []
+
+
+def test_the_due_jobs_of_an_expert_seat_are_marked_for_the_search_queue(service, scheduler):
+    from service.due import due_jobs
+
+    game_id, due = _bot_game(service, "expert")
+    assert due_jobs(service.projection(game_id)) == [due]
+    assert due.search
+
+
+def test_a_webhook_delivery_goes_to_the_webhook_queue(scheduler):
+    scheduler.enqueue_webhook("p1", "wh_1", "d1")
+    assert [jid[:3] for jid in scheduler.webhook_queue.job_ids] == ["wh-"]
+    assert scheduler.queue.job_ids == [] and scheduler.search_queue.job_ids == []
+
+
+def test_the_sweeper_sees_a_waiting_expert_turn_on_its_own_queue(service, scheduler):
+    game_id, due = _bot_game(service, "expert")
+    scheduler.issue(game_id, due)
+    assert scheduler.status(game_id, due).waiting
+
+
+def test_a_deadline_ends_a_read_that_would_wait_forever(silent_receiver):
+    with socket.create_connection(silent_receiver.getsockname()) as conn:
+        conn.settimeout(None)  # blocking, no socket timeout: only the deadline can end it
+        with pytest.raises(DeliveryDeadline), deadline(0.2):
+            conn.recv(1)
+
+
+def test_a_deadline_gives_back_the_job_timeout_it_found():
+    signal.setitimer(signal.ITIMER_REAL, 60)  # RQ's alarm for the job
+    try:
+        with deadline(5):
+            pass
+        assert 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= 60
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def test_a_delivery_past_its_deadline_is_a_failed_attempt_to_retry(redis_client,
+                                                                   silent_receiver):
+    queued: list[tuple[str, str, str]] = []
+    webhooks = Webhooks(redis_client, lambda *args: queued.append(args), allow_http=True,
+                        retry_intervals=(7,))
+    port = silent_receiver.getsockname()[1]
+    player = "p-deadline-" + str(port)
+    hook = webhooks.register(player, f"http://127.0.0.1:{port}/hook", ["your_turn"])
+    webhooks.notify(player, {"id": "1-0", "kind": "your_turn", "game": "g"})
+    (_, webhook_id, delivery_id), = queued
+    with deadline(0.3):
+        wait = webhooks.deliver(player, webhook_id, delivery_id)
+    assert wait == 7.0
+    delivery, = webhooks.deliveries(player, hook["id"])
+    assert delivery["status"] == "pending" and delivery["attempts"] == 1
+
+
+def _started(scheduler, jid: str) -> bool:
+    return Job.fetch(jid, connection=scheduler.connection).get_status() == JobStatus.STARTED
+
+
+@pytest.mark.e2e
+def test_a_clock_fires_while_a_search_and_a_delivery_hold_their_workers(service, scheduler,
+                                                                       worker_process):
+    for role in ("clocks", "search", "webhooks"):
+        worker_process(role=role)
+    # Jobs that hold their worker far longer than the test: a search, a silent receiver.
+    search = scheduler.search_queue.enqueue("time.sleep", 120, job_timeout=180)
+    delivery = scheduler.webhook_queue.enqueue("time.sleep", 120, job_timeout=180)
+    wait_for(lambda: _started(scheduler, search.id) and _started(scheduler, delivery.id),
+             timeout=30, message="the search and the delivery under way")
+    game_id, _ = _clocked_game(service, seconds=1)
+    wait_for(lambda: any(e.type == "clock_expired" for e in _events(service, game_id)),
+             timeout=30, message="the clock to fire")
+    assert _started(scheduler, search.id) and _started(scheduler, delivery.id)

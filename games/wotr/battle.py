@@ -118,8 +118,9 @@ X_MAX = {"relentless_assault": 2, "onslaught": 4}  # wotr.md §12: "up to 2" / "
 
 
 def start(tx: Tx, side: str, origin: str, region: str, kind: str, force: Army) -> None:
-    """wotr.md §4: the attacking part leaves its rearguard; every Nation in the defending army
-    advances one step on the Political track (once per battle) and an FP Nation is activated."""
+    """wotr.md §4: the attacking part leaves its rearguard; every Nation with units in the
+    defending army advances one step on the Political track (once per battle) and an FP Nation
+    is activated."""
     state = tx.state
     def_loc = "box:" + region if kind == "siege" else region
     defenders = location(state, def_loc) or {}
@@ -127,7 +128,9 @@ def start(tx: Tx, side: str, origin: str, region: str, kind: str, force: Army) -
     tx.emit(BATTLE_STARTED, attacker=side, defender=other(side), kind=kind, region=region,
             origin=origin, def_loc=def_loc, city=city)
     tx.emit(ARMY_MOVED, src=origin, dst="att", figures=force)
-    for nation in sorted(defenders):
+    for nation in sorted(n for n, f in defenders.items() if f[0] + f[1]):
+        # the seed: "방어군에 부대가 포함된 국가들" - Nations with *units* in the defending army;
+        # a Leader alone does not move his Nation (issue 24 point 4)
         activate(tx, nation)
         advance_politics(tx, nation)
     begin_round(tx)

@@ -71,6 +71,17 @@ def test_an_attack_activates_and_advances_every_defending_nation_once():
     assert after["politics"]["rohan"]["step"] == 2  # once per battle
 
 
+def test_a_leader_alone_does_not_advance_his_nation_when_attacked():
+    """Issue 24 point 4, the seed: "방어군에 부대가 포함된 국가들의 정치 카운터들이 … 1칸 전진" -
+    only the Nations with *units* in the defending army advance: a Leader of Gondor alone in a
+    Rohan army does not move Gondor."""
+    armies = {"Folde": {"rohan": [2, 0, 0], "gondor": [0, 0, 1]},
+              "Druadan Forest": {"sauron": [3, 0, 0]}}
+    after = play(board(armies, war=("sauron",)), SHS, attack("Druadan Forest", "Folde"))
+    assert after["politics"]["rohan"] == {"step": 2, "active": True}
+    assert after["politics"]["gondor"] == {"step": 2, "active": False}
+
+
 # --- the combat round (§5) --------------------------------------------------------------------
 
 def test_hits_on_five_or_six_and_casualties_removed_together():

@@ -57,7 +57,7 @@ from games.wotr.engine import (
     capture,
     end_action,
     entered,
-    free_for_retreat,
+    may_retreat_into,
     neighbours,
     remove_to_pool,
     trim,
@@ -407,7 +407,9 @@ def retreat_targets(state: State, side: str) -> list[str]:
     b = state["battle"]
     if b["def_loc"].startswith("box:"):
         return []  # §7: a besieged army never retreats
-    return [r for r in neighbours(state, b["region"]) if free_for_retreat(state, r, side)]
+    army = state["armies"].get(b["region"]) or {}
+    return [r for r in neighbours(state, b["region"])
+            if may_retreat_into(state, army, r, side)]
 
 
 def legal(state: State, side: str) -> list[Command]:
@@ -583,7 +585,8 @@ def _retreat(tx: Tx, side: str, to: str, stage: str) -> None:
         _withdraw(tx)
         return
     ensure(to in retreat_targets(state, side), "not_free",
-           "You can only retreat into an adjacent free region (wotr.md §5.5).", to=to)
+           "You can only retreat into an adjacent free region, and a Nation not At War only "
+           "into its own, neutral or an allied Nation's land (wotr.md §5.5).", to=to)
     army = copy_army(state["armies"].get(b["region"]))
     tx.emit(ARMY_RETREATED, src=b["region"], dst=to, figures=army)
     entered(tx, side, to)

@@ -30,6 +30,7 @@ from games.wotr.data import (
 from games.wotr.model import (
     ACTION_CLOSED,
     ACTION_OPENED,
+    ARMY_RETREATED,
     BATTLE_ENDED,
     BATTLE_ROUND_ENDED,
     BATTLE_STARTED,
@@ -92,7 +93,7 @@ def initial(data: dict[str, Any]) -> State:
                     if REGIONS[r].settlement in SETTLEMENTS and REGIONS[r].nation},
         "politics": {n: {"step": s, "active": a} for n, (s, a) in POLITICS.items()},
         "hands": {FP: [], SH: []}, "decks": {s: list(data["decks"][s]) for s in SIDES},
-        "discards": {FP: [], SH: []}, "battle": None, "totals": totals,
+        "discards": {FP: [], SH: []}, "battle": None, "totals": totals, "exiles": {},
         "over": False, "winner": None, "reason": None,
     }
 
@@ -101,6 +102,7 @@ def evolve(state: State, event: Event) -> State:
     kind, data = event.type, event.data
     if kind in TRANSFERS:
         transfer(state, data["src"], data["dst"], data["figures"])
+        _track_exiles(state, event)
     elif kind == ELITE_REDUCED:
         nation = data["nation"]
         transfer(state, data["loc"], data["to"], {nation: [0, 1, 0]})
@@ -132,6 +134,7 @@ def evolve(state: State, event: Event) -> State:
         state["control"][data["region"]] = data["side"]
     elif kind == POLITICAL_ADVANCED:
         state["politics"][data["nation"]]["step"] = data["step"]
+        _track_exiles(state, event)
     elif kind == NATION_ACTIVATED:
         state["politics"][data["nation"]]["active"] = True
     elif kind == BATTLE_STARTED:
@@ -242,6 +245,53 @@ def may_enter(state: State, nation: str, region: str) -> bool:
     """wotr.md §3: units of a Nation not At War stay in their own Nation or neutral regions."""
     target = REGIONS[region].nation
     return at_war(state, nation) or target is None or target == nation
+
+
+def may_retreat_into(state: State, army: Army, region: str, side: str) -> bool:
+    """wotr.md §5.5: a free region; units of a Nation not At War cross a border only into an
+    allied Nation's land (the seed: "후퇴할 때에만 예외적으로 동맹국의 영토에 들어갈 수 있습니다",
+    only when retreating may they enter an ally's territory), never an enemy Nation's."""
+    if not free_for_retreat(state, region, side):
+        return False
+    target = REGIONS[region].nation
+    return all(at_war(state, nation) or target is None or NATION_SIDE[target] == side
+               for nation, f in army.items() if f[0] + f[1])
+
+
+def must_leave(state: State, nation: str, src: str, dst: str) -> bool:
+    """wotr.md §3: units that retreated into another Nation's land must leave it with their next
+    move unless their own Nation is now At War (the seed: "다음에 그 피규어들을 이동시키려고 하면
+    ('전쟁 중'이 아닌 한) 무조건 그 영토에서 나와야 합니다"): True when moving them from ``src`` to
+    ``dst`` would keep them in that land."""
+    land = REGIONS[src].nation
+    return (nation in state.get("exiles", {}).get(src, ()) and not at_war(state, nation)
+            and REGIONS[dst].nation == land)
+
+
+def may_move(state: State, nation: str, src: str, dst: str) -> bool:
+    """Whether ``nation``'s units may go from ``src`` to ``dst`` (§3: borders, then exiles)."""
+    return may_enter(state, nation, dst) and not must_leave(state, nation, src, dst)
+
+
+def _track_exiles(state: State, event: Event) -> None:
+    """Keep ``state["exiles"]`` ({region: [nation]}: units of a Nation not At War that retreated
+    into another Nation's land, §3) in step with a figure transfer or a political advance."""
+    exiles = state.setdefault("exiles", {})
+    data = event.data
+    if event.type == ARMY_RETREATED:
+        land = REGIONS[data["dst"]].nation
+        for nation, f in data["figures"].items():
+            if f[0] + f[1] and not at_war(state, nation) and land not in (None, nation):
+                if nation not in exiles.setdefault(data["dst"], []):
+                    exiles[data["dst"]].append(nation)
+    for region in list(exiles):
+        army = state["armies"].get(region) or {}
+        kept = [n for n in exiles[region]
+                if sum(army.get(n, [0, 0, 0])[:2]) and not at_war(state, n)]
+        if kept:
+            exiles[region] = kept
+        else:
+            del exiles[region]
 
 
 def vp(state: State, side: str) -> int:

@@ -60,7 +60,7 @@ from games.wotr.engine import (
     entered,
     evolve,
     field_side,
-    may_enter,
+    may_move,
     neighbours,
     over_hand_limit,
     roll_dice,
@@ -312,7 +312,7 @@ class WarOfTheRing(ShortlistGame):
             ensure(leaders(army) > 0, "needs_leader",
                    "A Character die moves only an army with a Leader or Nazgûl (§3).")
         return _split(state, side, army, command["leave"],
-                      lambda n: not may_enter(state, n, dst))
+                      lambda n: not may_move(state, n, src, dst))
 
     def _check_attack(self, state: State, side: str, command: Command,
                       die: str) -> tuple[str, str, str, Army]:
@@ -404,7 +404,7 @@ class WarOfTheRing(ShortlistGame):
         for dst in neighbours(state, src):
             if field_side(state, dst) == other(side):
                 continue
-            forced = _forced(army, lambda nation, d=dst: not may_enter(state, nation, d))
+            forced = _forced(army, lambda nation, d=dst: not may_move(state, nation, src, d))
             for leave in range(forced, n):
                 command = {"type": kind, "from": src, "to": dst, "leave": leave}
                 if die is not None:

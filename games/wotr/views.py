@@ -47,6 +47,7 @@ def view(game: Game, state: State, viewer: Viewer) -> dict[str, Any]:
         "armies": copy.deepcopy(state["armies"]), "boxes": copy.deepcopy(state["boxes"]),
         "reinforcements": copy.deepcopy(state["reinf"]), "eliminated": copy.deepcopy(state["dead"]),
         "control": dict(state["control"]), "politics": copy.deepcopy(state["politics"]),
+        "exiles": copy.deepcopy(state.get("exiles", {})),
         "hand": list(state["hands"][side]) if side else None,
         "hand_counts": {s: len(state["hands"][s]) for s in SIDES},
         "deck_counts": {s: len(state["decks"][s]) for s in SIDES},

@@ -17,10 +17,10 @@ retreat, advance; cities and fortifications; sieges, sorties, relief and capture
     hits                 hits each side's army must still take; next: the step after them
     rolls                this round's combat rolls (public once rolled)
 
-Prompt stages: siege_choice (defender), besiege (attacker), cards (both, simultaneous and
-secret), scouts (defender), casualties (attacker's hits first, removals are simultaneous since
-every roll is made before them), extend (siege attacker), cease (attacker), retreat (defender),
-advance (attacker).
+Prompt stages: siege_choice (defender), besiege (attacker), cards (the attacker, then the
+defender; secret until both chose), scouts (defender), casualties (attacker's hits first,
+removals are simultaneous since every roll is made before them), extend (siege attacker),
+cease (attacker), retreat (defender), advance (attacker).
 """
 
 from __future__ import annotations
@@ -368,7 +368,12 @@ def pending(state: State) -> dict[str, Prompt]:
     b = state["battle"]
     stage = b["stage"]
     if stage == "cards":
-        return {s: PROMPTS["cards"] for s in SIDES if b["cards"][s] is None}
+        # The seed: "공격자가 먼저, 방어자가 나중에 선언" - the attacker declares first, then the
+        # defender, who knows whether a card was laid face down (issue 24 point 5).
+        for s in (b["attacker"], b["defender"]):
+            if b["cards"][s] is None:
+                return {s: PROMPTS["cards"]}
+        return {}
     if stage == "casualties":
         side = casualty_side(b)
         return {side: PROMPTS["casualties"]} if side else {}

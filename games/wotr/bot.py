@@ -263,12 +263,13 @@ def sample_state(seen: Seen, rng: Rng) -> dict[str, Any]:
         "action": view["action"], "armies": view["armies"], "boxes": view["boxes"],
         "reinf": view["reinforcements"], "dead": view["eliminated"],
         "control": view["control"], "politics": view["politics"], "discards": view["discards"],
-        "battle": view["battle"], "over": view["over"], "winner": view["winner"],
-        "reason": view["reason"]}))
+        "exiles": view.get("exiles", {}), "battle": view["battle"], "over": view["over"],
+        "winner": view["winner"], "reason": view["reason"]}))
     state["rolled"] = _rolled(seen)
     battle = state["battle"]
     if battle is not None:
-        battle.pop("chosen", None)  # the view's own field: whether each side has chosen
+        battle.pop("chosen", None)  # the view's own fields: whether each side has chosen
+        battle.pop("played", None)  # and whether it laid a card face down
         if battle["x"][enemy] is None:
             battle["x"][enemy] = 0  # hidden until the reveal; 0 until a card is chosen
     state["hands"][side] = list(view["hand"])

@@ -11,7 +11,8 @@ Where the spec and the seed are silent, these choices hold (each has a test):
   by their owner, and a hit with only one way to take it is applied without asking.
 - The Leader re-roll is made for every miss it may (it can only help); an Elite with no Regular
   left to replace it is removed by one hit; FP replacements come from eliminated units first.
-- Combat cards are chosen in either order and revealed together; Relentless Assault and
+- Combat cards are chosen attacker first, then defender (who sees whether a card was laid face
+  down), and revealed together; Relentless Assault and
   Onslaught name their X with the card (capped so one unit survives). Advancing after a battle
   moves the whole attacking force or none of it.
 - A Free Peoples Leader is mustered only where Free Peoples units stand; Nazgûl left with no

@@ -25,6 +25,8 @@ def _battle(state: State, viewer: Viewer) -> dict[str, Any] | None:
     if b["revealed"] is None:
         # §5.1: chosen secretly, revealed together: only whether each side has chosen shows.
         out["chosen"] = {s: b["cards"][s] is not None for s in SIDES}
+        # the seed: a card played is laid face down, so whether one was played is public
+        out["played"] = {s: bool(b["cards"][s]) for s in SIDES}
         for s in SIDES:
             if viewer not in (AUDITOR, SIDES.index(s)):
                 out["cards"][s] = None
@@ -112,6 +114,8 @@ def redact(event: Event, viewer: Viewer) -> Event | None:
     if event.type == GAME_STARTED:
         return Event(event.type, {**{k: v for k, v in data.items() if k != "decks"},
                                   "deck_counts": {s: len(d) for s, d in data["decks"].items()}})
-    if event.type in (CARD_DRAWN, COMBAT_CARD_CHOSEN) and data["side"] != side:
+    if event.type == COMBAT_CARD_CHOSEN and data["side"] != side:
+        return Event(event.type, {"side": data["side"], "played": bool(data["card"])})
+    if event.type == CARD_DRAWN and data["side"] != side:
         return Event(event.type, {"side": data["side"]})
     return event

@@ -10,7 +10,17 @@ from games.wotr import GAME
 from games.wotr.data import FP, SH
 from games.wotr.engine import must_leave, vp
 from tests.games.dsl import given_state
-from tests.games.wotr_helpers import FPS, SHS, Dice, attack, board, move, no_cards, play
+from tests.games.wotr_helpers import (
+    FPS,
+    NO_CARD,
+    SHS,
+    Dice,
+    attack,
+    board,
+    move,
+    no_cards,
+    play,
+)
 
 PLAIN = {"Dead Marshes": {"gondor": [2, 0, 0]}, "North Ithilien": {"sauron": [3, 0, 0]}}
 
@@ -437,16 +447,42 @@ def test_combat_cards_are_chosen_secretly_and_revealed_together():
     from games.wotr.data import DECKS
     card = DECKS[SH][0]
     state = _battle(PLAIN, "North Ithilien", "Dead Marshes", hands={SH: [card]})
-    assert GAME.pending(state).keys() == {FPS, SHS}  # simultaneous
     chosen = play(state, SHS, {"type": "combat_card", "card": card, "x": 0})
     assert card in GAME.secrets(chosen, FPS)
     assert f'"{card}"' not in str(GAME.view(chosen, FPS)).replace("'", '"')
     assert GAME.view(chosen, FPS)["battle"]["chosen"] == {FP: False, SH: True}
     event = given_state(GAME, state).when({"type": "combat_card", "card": card, "x": 0},
                                           SHS).events[0]
-    assert GAME.redact(event, FPS).data == {"side": SH}
+    assert GAME.redact(event, FPS).data == {"side": SH, "played": True}
     assert GAME.redact(event, AUDITOR) == event
     assert GAME.view(chosen, SHS)["battle"]["cards"][SH] == card
+
+
+def test_the_attacker_declares_a_combat_card_first_then_the_defender():
+    """Issue 24 point 5, the seed: "공격자가 먼저, 방어자가 나중에 선언하는데요. 사용하기로
+    결정하면 카드를 뒤집어서 놓습니다" - the attacker declares first, then the defender; a card
+    played is laid face down, so the defender knows whether one was played, not which."""
+    from games.wotr.data import DECKS
+    sh_card, fp_card = DECKS[SH][0], DECKS[FP][0]
+    state = _battle(PLAIN, "North Ithilien", "Dead Marshes", hands={SH: [sh_card], FP: [fp_card]})
+    assert GAME.pending(state).keys() == {SHS}  # the attacker (Shadow) alone is asked
+    assert GAME.legal_commands(state, FPS) == []
+    given_state(GAME, state).when({"type": "combat_card", "card": fp_card, "x": 0},
+                                  FPS).rejected("not_your_turn")
+    chosen = play(state, SHS, {"type": "combat_card", "card": sh_card, "x": 0})
+    assert GAME.pending(chosen).keys() == {FPS}
+    seen = GAME.view(chosen, FPS)["battle"]
+    assert seen["played"] == {FP: False, SH: True} and seen["cards"][SH] is None
+    declined = play(state, SHS, NO_CARD)
+    assert GAME.view(declined, FPS)["battle"]["played"] == {FP: False, SH: False}
+
+
+def test_when_the_free_peoples_attack_they_declare_their_card_first():
+    armies = {"Dead Marshes": {"gondor": [2, 0, 0]}, "North Ithilien": {"sauron": [3, 0, 0]}}
+    state = board(armies, turn=FP, dice={FP: ["muster_army"], SH: ["army"]})
+    state = play(state, FPS, attack("Dead Marshes", "North Ithilien", die="muster_army"))
+    assert GAME.pending(state).keys() == {FPS}
+    assert GAME.pending(play(state, FPS, NO_CARD)).keys() == {SHS}
 
 
 # --- views (the decisions block: hands secret; map, dice and reinforcements public) -----------

@@ -242,7 +242,9 @@ function battleNode(view, picker, who) {
       return b.revealed[s] ? cardTitle(b.revealed[s]) : "no card";
     }
     if (b.cards?.[s]) return `${cardTitle(b.cards[s])} (secret)`;
-    if (b.chosen) return b.chosen[s] ? "chosen (face down)" : "not chosen yet";
+    // wotr.md §5.1: a card played lies face down, so whether one was played shows
+    if (b.chosen && b.chosen[s]) return b.played?.[s] === false ? "no card" : "a card face down";
+    if (b.chosen) return s === b.attacker ? "declares first" : "declares after the attacker";
     return b.cards?.[s] === "" ? "no card" : "—";
   };
   const rolls = (b.rolls || []).map((r) => h("li", {},

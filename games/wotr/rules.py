@@ -522,7 +522,8 @@ class WarOfTheRing(ShortlistGame):
         winner = seat_of(state["winner"])
         return {"winners": [winner], "ranking": [[winner], [1 - winner]],
                 "scores": {str(seat_of(s)): vp(state, s) for s in SIDES},
-                "reason": state["reason"], "winner_side": state["winner"]}
+                "reason": state["reason"], "winner_side": state["winner"],
+                "summary": views.outcome(state)}
 
     def seats_in_play(self, state: State) -> int:
         return 2 if state else 0

@@ -57,11 +57,32 @@ def view(game: Game, state: State, viewer: Viewer) -> dict[str, Any]:
         "battle": _battle(state, AUDITOR if sees_all else viewer),
         "pending": {str(s): p.to_dict() for s, p in game.pending(state).items()},
         "over": state["over"], "winner": state["winner"], "reason": state["reason"],
+        "outcome": outcome(state),
     }
     if sees_all:
         out["hands"] = copy.deepcopy(state["hands"])
         out["decks"] = copy.deepcopy(state["decks"])
     return out
+
+
+_SIDE_NAMES = {"fp": "the Free Peoples", "sh": "the Shadow"}
+
+
+def outcome(state: State) -> str | None:
+    """How the game ended, in words (issue 24 point 8): a military victory by VP, or the Ring's
+    clock (``max_rounds``, wotr.md decisions block): the Free Peoples held out to the last round
+    and the Ring reached Mount Doom, whatever the VP."""
+    if not state.get("over"):
+        return None
+    winner = state["winner"]
+    vps = {s: vp(state, s) for s in SIDES}
+    if state["reason"] == "ring_destroyed":
+        return (f"The Free Peoples held out to the end of round {state['max_rounds']}: the Ring "
+                f"reached Mount Doom and was destroyed. The Shadow took {vps['sh']} of the "
+                f"{state['vp']['sh']} victory points it needed.")
+    name = _SIDE_NAMES[winner]
+    return (f"{name[0].upper()}{name[1:]} won a military victory: {vps[winner]} victory points "
+            f"of enemy Settlements (the goal was {state['vp'][winner]}).")
 
 
 def _figures(army: dict[str, list[int]]) -> str:

@@ -295,7 +295,7 @@ export function render(root, ctx) {
   const win = view.vp_to_win || {};
   const status = h("section", { class: "wotr-status", "aria-label": "the war" },
     h("p", { class: "wotr-round" }, view.over ?
-      `Game over: the ${SIDE_NAME[view.winner] || "—"} win (${(view.reason || "").replaceAll("_", " ")})` :
+      (view.outcome || `Game over: the ${SIDE_NAME[view.winner] || "—"} win`) :
       `Round ${view.round} of ${view.max_rounds} · ${SIDE_NAME[view.turn]} to act`),
     h("p", { class: "wotr-vp" },
       h("span", { class: "side-fp", "data-vp": vp.fp }, `${SIDE_NAME.fp} ${vp.fp}/${win.fp} VP`),

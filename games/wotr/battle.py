@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.core import Command, Prompt, State, ensure
+from games.wotr import seats
 from games.wotr.casualties import (
     auto_casualty,
     casualty_side,
@@ -53,8 +54,10 @@ from games.wotr.engine import (
     Tx,
     activate,
     advance_politics,
+    battle_seat,
     box_side,
     capture,
+    card_data,
     end_action,
     entered,
     may_retreat_into,
@@ -126,7 +129,7 @@ def start(tx: Tx, side: str, origin: str, region: str, kind: str, force: Army) -
     defenders = location(state, def_loc) or {}
     city = (kind == "field" and REGIONS[region].settlement in (CITY, FORTIFICATION))
     tx.emit(BATTLE_STARTED, attacker=side, defender=other(side), kind=kind, region=region,
-            origin=origin, def_loc=def_loc, city=city)
+            origin=origin, def_loc=def_loc, city=city, **_seats(tx, side, defenders))
     tx.emit(ARMY_MOVED, src=origin, dst="att", figures=force)
     for nation in sorted(n for n, f in defenders.items() if f[0] + f[1]):
         # the seed: "방어군에 부대가 포함된 국가들" - Nations with *units* in the defending army;
@@ -136,6 +139,15 @@ def start(tx: Tx, side: str, origin: str, region: str, kind: str, force: Army) -
     begin_round(tx)
     run(tx)
 
+
+
+def _seats(tx: Tx, side: str, defenders: Army) -> dict[str, Any]:
+    """With two seats a side: the attacking seat and the seat in charge of the defending army
+    decide for their sides (play its cards, take its casualties; wotr.md §16)."""
+    state = tx.state
+    if seats.count(state) == 2:
+        return {}
+    return {"seats": {side: tx.seat, other(side): seats.in_charge(state, defenders, other(side))}}
 
 
 def begin_round(tx: Tx) -> None:
@@ -424,7 +436,7 @@ def legal(state: State, side: str) -> list[Command]:
         return []
     if stage == "cards":
         out = [{"type": COMBAT_CARD, "card": "", "x": 0}]
-        for card in sorted(set(state["hands"][side])):
+        for card in sorted(set(seats.hand_of(state, battle_seat(state, side)))):
             if card_playable(state, side, card):
                 xs = range(X_MAX.get(CARDS[card].combat, 0) + 1)
                 out.extend({"type": COMBAT_CARD, "card": card, "x": x} for x in xs)
@@ -528,14 +540,15 @@ def _choose_card(tx: Tx, side: str, card: str, x: int) -> None:
     state = tx.state
     b = state["battle"]
     if card:
-        ensure(card in state["hands"][side], "not_in_hand", "That card is not in your hand.")
+        ensure(card in seats.hand_of(state, battle_seat(state, side)), "not_in_hand",
+               "That card is not in your hand.")
         ensure(card_playable(state, side, card), "requirement_not_met",
                "Your army does not meet the card's requirement (wotr.md §12).", card=card)
         ensure(x <= X_MAX.get(CARDS[card].combat, 0), "bad_x",
                "That card takes no such number.", x=x)
     else:
         ensure(x == 0, "bad_x", "No card, no number.", x=x)
-    tx.emit(COMBAT_CARD_CHOSEN, side=side, card=card, x=x)
+    tx.emit(COMBAT_CARD_CHOSEN, **card_data(state, battle_seat(state, side)), card=card, x=x)
     if any(b["cards"][s] is None for s in SIDES):
         return
     # §5.1: chosen secretly, revealed together.

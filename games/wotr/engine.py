@@ -8,13 +8,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from games.core import Event, Rng, State
+from games.core import Event, Rng, Seat, State
+from games.wotr import seats
 from games.wotr.data import (
     CARDS,
     DICE,
     FACES,
     FP,
-    HAND_LIMIT,
     NATION_SIDE,
     NATIONS,
     POLITICS,
@@ -73,6 +73,7 @@ SETTLEMENTS = ("city", "town", STRONGHOLD)
 def initial(data: dict[str, Any]) -> State:
     """The state after ``game_started``: the scenario's armies, pools, track and decks."""
     regions = list(SCENARIOS[data["scenario"]]["regions"])
+    n_seats = data.get("seats", 2)
     armies: dict[str, Army] = {}
     for name in regions:
         start = REGIONS[name].start
@@ -92,7 +93,8 @@ def initial(data: dict[str, Any]) -> State:
         "control": {r: NATION_SIDE[REGIONS[r].nation] for r in regions
                     if REGIONS[r].settlement in SETTLEMENTS and REGIONS[r].nation},
         "politics": {n: {"step": s, "active": a} for n, (s, a) in POLITICS.items()},
-        "hands": {FP: [], SH: []}, "decks": {s: list(data["decks"][s]) for s in SIDES},
+        "hands": ({FP: [], SH: []} if n_seats == 2 else {str(s): [] for s in range(n_seats)}),
+        "decks": {s: list(data["decks"][s]) for s in SIDES}, "seats": n_seats,
         "discards": {FP: [], SH: []}, "battle": None, "totals": totals, "exiles": {},
         "over": False, "winner": None, "reason": None,
     }
@@ -109,6 +111,9 @@ def evolve(state: State, event: Event) -> State:
         transfer(state, data["replacement"], data["loc"], {nation: [1, 0, 0]})
     elif kind == DIE_USED:
         state["dice"][data["side"]].remove(data["die"])
+        if "next" in state:  # decisions block: two seats a side alternate its dice
+            side = data["side"]
+            state["next"][side] = seats.teammate(state, state["next"][side])
     elif kind == TURN_PASSED:
         state["turn"] = data["side"]
     elif kind == ACTION_OPENED:
@@ -118,9 +123,9 @@ def evolve(state: State, event: Event) -> State:
         state["action"] = None
     elif kind == CARD_DRAWN:
         state["decks"][data["side"]].remove(data["card"])
-        state["hands"][data["side"]].append(data["card"])
+        state["hands"][_hand(data)].append(data["card"])
     elif kind == CARD_DISCARDED:
-        state["hands"][data["side"]].remove(data["card"])
+        state["hands"][_hand(data)].remove(data["card"])
         state["discards"][data["side"]].append(data["card"])
     elif kind == DICE_ROLLED:
         # wotr.md §2 PROPOSED: no Hunt, so an Eye result is simply lost.
@@ -130,6 +135,8 @@ def evolve(state: State, event: Event) -> State:
         state["round"] = data["round"]
         state["turn"] = FP
         state["rolled"] = False
+        if seats.count(state) > 2:
+            state["next"] = {side: seats.first_to_act(state, side) for side in SIDES}
     elif kind == SETTLEMENT_CAPTURED:
         state["control"][data["region"]] = data["side"]
     elif kind == POLITICAL_ADVANCED:
@@ -147,7 +154,7 @@ def evolve(state: State, event: Event) -> State:
     elif kind == COMBAT_CARD_CHOSEN:
         side = data["side"]
         if data["card"]:
-            state["hands"][side].remove(data["card"])
+            state["hands"][_hand(data)].remove(data["card"])
         state["battle"]["cards"][side] = data["card"]
         state["battle"]["x"][side] = data.get("x", 0)
     elif kind == COMBAT_CARDS_REVEALED:
@@ -184,12 +191,18 @@ def evolve(state: State, event: Event) -> State:
     return state
 
 
+def _hand(data: dict[str, Any]) -> str:
+    """The hand a card event names: its seat's with two seats a side, else its side's."""
+    return str(data["seat"]) if "seat" in data else data["side"]
+
+
 class Tx:
     """Events decided for one command, each folded at once into a private copy of the state."""
 
-    def __init__(self, state: State, rng: Rng):
+    def __init__(self, state: State, rng: Rng, seat: Seat | None = None):
         self.state = copy.deepcopy(state)
         self.rng = rng
+        self.seat = seat  # the seat whose command this is
         self.events: list[Event] = []
 
     def emit(self, kind: str, /, **data: Any) -> None:
@@ -426,7 +439,9 @@ def start_round(tx: Tx) -> None:
     tx.emit(ROUND_STARTED, round=state["round"] + 1)
     for side in SIDES:
         if state["decks"][side]:
-            tx.emit(CARD_DRAWN, side=side, card=state["decks"][side][0])
+            # with two seats a side, the side's card goes to its Leading seat (who alternate)
+            tx.emit(CARD_DRAWN, **card_data(state, seats.leading(state, side)),
+                    card=state["decks"][side][0])
     if not over_hand_limit(state):
         roll_dice(tx)
 
@@ -438,8 +453,24 @@ def roll_dice(tx: Tx) -> None:
         tx.emit(TURN_PASSED, side=SH)
 
 
-def over_hand_limit(state: State) -> list[str]:
-    return [side for side in SIDES if len(state["hands"][side]) > HAND_LIMIT]
+def over_hand_limit(state: State) -> list[Seat]:
+    """The seats holding more cards than the hand limit (§12: 6; 4 with two seats a side)."""
+    limit = seats.hand_limit(state)
+    return [seats.seat_of_hand(state, key) for key, hand in state["hands"].items()
+            if len(hand) > limit]
+
+
+def battle_seat(state: State, side: str) -> Seat:
+    """The seat deciding for ``side`` in the battle in progress: the attacking seat, and the
+    seat in charge of the defending army (decisions block: two seats a side)."""
+    return state["battle"].get("seats", {}).get(side, SIDES.index(side))
+
+
+def card_data(state: State, seat: Seat) -> dict[str, Any]:
+    """The fields naming whose hand a card event touches: the side, and the seat when the side
+    has two (a 2-seat log stays as it was)."""
+    side = seats.side_of(state, seat)
+    return {"side": side} if seats.count(state) == 2 else {"side": side, "seat": seat}
 
 
 def card_ok(card: str, side: str) -> bool:

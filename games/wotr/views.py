@@ -59,6 +59,11 @@ def view(game: Game, state: State, viewer: Viewer) -> dict[str, Any]:
         "hand": list(seats.hand_of(state, seat)) if seat is not None else None,
         "hand_counts": {key: len(hand) for key, hand in state["hands"].items()},
         "seats": seats.count(state),
+        "seating": [{"seat": seat, "name": seats.SEAT_NAMES[seats.count(state)][seat],
+                     "side": seats.side_of(state, seat),
+                     "nations": list(seats.nations_of(state, seat)),
+                     "hand": seats.hand_key(state, seat)}
+                    for seat in range(seats.count(state))],
         "nations": list(seats.nations_of(state, seat)) if seat is not None else None,
         "acting": {s: seats.acting(state, s) for s in SIDES},
         "deck_counts": {s: len(state["decks"][s]) for s in SIDES},

@@ -308,10 +308,16 @@ export function render(root, ctx) {
         "data-face": face, type: mine ? "button" : null }, FACE[face] || face);
       return mine ? picker.bind(node, `die:${face}`) : node;
     });
+    // wotr.md §16: with two seats a side each seat has its own Nations and hand
+    const seating = (view.seating || [{ seat: side === "fp" ? 0 : 1, hand: side }])
+      .filter((s) => !s.side || s.side === side);
+    const holders = seating.map((s) => `${who(s.seat)}` +
+      (s.name && seating.length > 1 ? ` (${s.name}: ${s.nations.map(nationName).join(", ")})` : "") +
+      ` ${cards(view.hand_counts?.[s.hand] ?? 0)}`).join("; ");
     status.append(h("p", { class: `wotr-dice side-${side}` },
-      h("b", {}, `${SIDE_NAME[side]} (${who(side === "fp" ? 0 : 1)}): `),
+      h("b", {}, `${SIDE_NAME[side]}: `),
       dice.length ? dice : "no dice left",
-      ` · ${cards(view.hand_counts?.[side] ?? 0)} in hand, ${view.deck_counts?.[side] ?? 0} in the deck`));
+      ` · in hand: ${holders} · ${view.deck_counts?.[side] ?? 0} in the deck`));
   }
   if (view.action) {
     status.append(h("p", { class: "wotr-action" },

@@ -280,5 +280,7 @@ def result_text(game: Game) -> str:
     scores = result.get("scores") or {}
     score_text = ", ".join(f"{seat_name(int(s), who)} {v}" for s, v in scores.items()
                            if str(s).isdigit())
+    summary = result.get("summary")  # a game's own sentence for how it ended
     return (f"Game over. Winner{'s' if len(winners) != 1 else ''}: {', '.join(winners) or '-'}"
-            + (f". Scores: {score_text}" if score_text else "") + ".")
+            + (f". Scores: {score_text}" if score_text else "") + "."
+            + (f" {summary}" if summary else ""))

@@ -200,7 +200,8 @@ def basic_bot(seen: Seen, rng: Rng) -> Command:
         choice = _setup(legal)
     elif "accept_no_mercy" in kinds:
         mine = sum(_left(view, s) for z in view["zones"][seat].values() for s in z)
-        choice = {"type": "accept_no_mercy" if mine >= 20 else "refuse_no_mercy"}
+        accept = mine >= 20 and {"type": "accept_no_mercy"} in legal  # not over a zone limit
+        choice = {"type": "accept_no_mercy" if accept else "refuse_no_mercy"}
     elif "make_sound" in kinds:
         choice = next(c for c in legal if c["type"] == "make_sound")
     elif "no_response" in kinds:

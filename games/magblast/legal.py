@@ -66,7 +66,7 @@ from games.magblast.table import (
     under_effect,
     zone_counts,
 )
-from games.magblast.turn import zone_fix
+from games.magblast.turn import over_limit, zone_fix
 
 SOUND = "pew pew"
 
@@ -119,7 +119,9 @@ def commands(state: State, seat: Seat, prompt: Prompt | None) -> list[Command]:
                 rotated = four[r:] + four[:r]
                 out.append({"type": PLACE_FLEET, "zones": dict(zip(ZONES, rotated, strict=True))})
     if ACCEPT_NO_MERCY in kinds:
-        out += [{"type": ACCEPT_NO_MERCY}, {"type": REFUSE_NO_MERCY}]
+        if not over_limit(state, state["turn"]):
+            out.append({"type": ACCEPT_NO_MERCY})
+        out.append({"type": REFUSE_NO_MERCY})
     if MAKE_SOUND in kinds:
         out += [{"type": MAKE_SOUND, "sound": SOUND}, {"type": STAY_SILENT}]
     if RESPOND in kinds:

@@ -18,8 +18,8 @@ Choices where both texts are silent (each has a test in tests/games/test_magblas
   tells the table nothing; a seat with nothing playable may only pass;
 - sound_effects "on": a Blast sent without a sound waits for ``make_sound`` from its player
   before anyone answers it (``stay_silent`` misses); "strict": it misses at once;
-- No Mercy: the current player proposes once a turn; on agreement the current turn ends and the
-  lowest standing hull starts (ties at random);
+- No Mercy: the current player proposes once a turn, never while a maneuver zone holds over 3
+  ships; on agreement the current turn ends and the lowest standing hull starts (ties at random);
 - Asteroids and Minefield played by an eliminated player are discarded with their cards;
 - unlike AQ, a window does not ask only the seats holding an answer (that would tell the table
   who holds one); games created before this (no ``windows`` option) keep that old window so

@@ -218,10 +218,19 @@ def end_phase(draft: Draft, seat: Seat) -> None:
     if state["phase"] == "reinforce":
         draft.emit(PHASE_STARTED, seat=seat, phase="maneuver")
         return
-    over_limit = [z for z, n in zone_counts(state, seat).items() if n > ZONE_LIMIT]
-    ensure(not over_limit, "zone_over_limit",
-           "When the maneuver ends, each zone holds 3 ships at most.", zones=over_limit)
+    over = over_limit(state, seat)
+    ensure(not over, "zone_over_limit",
+           "When the maneuver ends, each zone holds 3 ships at most.", zones=over)
     draft.emit(PHASE_STARTED, seat=seat, phase="attack")
+
+
+def over_limit(state: dict, seat: Seat) -> list[str]:
+    """The zones where ``seat`` has more than 3 ships in its maneuver phase (KR: "이동이 다 끝난
+    뒤에는 전투함이 한 구역당 3척까지만 놓여 있어야 해요", once all moves are done each zone holds
+    3 ships at most); empty outside its maneuver."""
+    if state["phase"] != "maneuver" or state["turn"] != seat:
+        return []
+    return [z for z, n in zone_counts(state, seat).items() if n > ZONE_LIMIT]
 
 
 def raid_hand(draft: Draft, seat: Seat, target: Seat) -> None:
@@ -260,7 +269,9 @@ def may_propose(draft_state: dict, seat: Seat) -> bool:
     return (state["options"]["no_mercy"] and not state["no_mercy"] and state["turn"] == seat
             and len(living(state)) == 2 and state["proposal"] is None
             and state["phase"] in ("discard", "reinforce", "maneuver", "attack")
-            and state["placing"] is None and state["chain"] is None and state["dh"] is None)
+            and state["placing"] is None and state["chain"] is None and state["dh"] is None
+            # issue 24 point 10: agreeing ends the turn, so the maneuver's zone limit must hold
+            and not over_limit(state, seat))
 
 
 def propose_no_mercy(draft: Draft, seat: Seat) -> None:
@@ -280,6 +291,10 @@ def answer_no_mercy(draft: Draft, seat: Seat, agree: bool) -> None:
     if not agree:
         draft.emit(NO_MERCY_REFUSED, seat=seat)
         return
+    over = over_limit(state, state["turn"])
+    ensure(not over, "zone_over_limit",
+           "No Mercy would end the turn with a zone over 3 ships (the maneuver's limit).",
+           zones=over)
     seats = living(state)
     hulls = {s: standing_hull(state, s) for s in seats}
     low = min(hulls.values())

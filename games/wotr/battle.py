@@ -17,10 +17,10 @@ retreat, advance; cities and fortifications; sieges, sorties, relief and capture
     hits                 hits each side's army must still take; next: the step after them
     rolls                this round's combat rolls (public once rolled)
 
-Prompt stages: siege_choice (defender), besiege (attacker), cards (both, simultaneous and
-secret), scouts (defender), casualties (attacker's hits first, removals are simultaneous since
-every roll is made before them), extend (siege attacker), cease (attacker), retreat (defender),
-advance (attacker).
+Prompt stages: siege_choice (defender), besiege (attacker), cards (the attacker, then the
+defender; secret until both chose), scouts (defender), casualties (attacker's hits first,
+removals are simultaneous since every roll is made before them), extend (siege attacker),
+cease (attacker), retreat (defender), advance (attacker).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.core import Command, Prompt, State, ensure
+from games.wotr import seats
 from games.wotr.casualties import (
     auto_casualty,
     casualty_side,
@@ -53,11 +54,13 @@ from games.wotr.engine import (
     Tx,
     activate,
     advance_politics,
+    battle_seat,
     box_side,
     capture,
+    card_data,
     end_action,
     entered,
-    free_for_retreat,
+    may_retreat_into,
     neighbours,
     remove_to_pool,
     trim,
@@ -118,21 +121,33 @@ X_MAX = {"relentless_assault": 2, "onslaught": 4}  # wotr.md §12: "up to 2" / "
 
 
 def start(tx: Tx, side: str, origin: str, region: str, kind: str, force: Army) -> None:
-    """wotr.md §4: the attacking part leaves its rearguard; every Nation in the defending army
-    advances one step on the Political track (once per battle) and an FP Nation is activated."""
+    """wotr.md §4: the attacking part leaves its rearguard; every Nation with units in the
+    defending army advances one step on the Political track (once per battle) and an FP Nation
+    is activated."""
     state = tx.state
     def_loc = "box:" + region if kind == "siege" else region
     defenders = location(state, def_loc) or {}
     city = (kind == "field" and REGIONS[region].settlement in (CITY, FORTIFICATION))
     tx.emit(BATTLE_STARTED, attacker=side, defender=other(side), kind=kind, region=region,
-            origin=origin, def_loc=def_loc, city=city)
+            origin=origin, def_loc=def_loc, city=city, **_seats(tx, side, defenders))
     tx.emit(ARMY_MOVED, src=origin, dst="att", figures=force)
-    for nation in sorted(defenders):
+    for nation in sorted(n for n, f in defenders.items() if f[0] + f[1]):
+        # the seed: "방어군에 부대가 포함된 국가들" - Nations with *units* in the defending army;
+        # a Leader alone does not move his Nation (issue 24 point 4)
         activate(tx, nation)
         advance_politics(tx, nation)
     begin_round(tx)
     run(tx)
 
+
+
+def _seats(tx: Tx, side: str, defenders: Army) -> dict[str, Any]:
+    """With two seats a side: the attacking seat and the seat in charge of the defending army
+    decide for their sides (play its cards, take its casualties; wotr.md §16)."""
+    state = tx.state
+    if seats.count(state) == 2:
+        return {}
+    return {"seats": {side: tx.seat, other(side): seats.in_charge(state, defenders, other(side))}}
 
 
 def begin_round(tx: Tx) -> None:
@@ -365,7 +380,12 @@ def pending(state: State) -> dict[str, Prompt]:
     b = state["battle"]
     stage = b["stage"]
     if stage == "cards":
-        return {s: PROMPTS["cards"] for s in SIDES if b["cards"][s] is None}
+        # The seed: "공격자가 먼저, 방어자가 나중에 선언" - the attacker declares first, then the
+        # defender, who knows whether a card was laid face down (issue 24 point 5).
+        for s in (b["attacker"], b["defender"]):
+            if b["cards"][s] is None:
+                return {s: PROMPTS["cards"]}
+        return {}
     if stage == "casualties":
         side = casualty_side(b)
         return {side: PROMPTS["casualties"]} if side else {}
@@ -404,7 +424,9 @@ def retreat_targets(state: State, side: str) -> list[str]:
     b = state["battle"]
     if b["def_loc"].startswith("box:"):
         return []  # §7: a besieged army never retreats
-    return [r for r in neighbours(state, b["region"]) if free_for_retreat(state, r, side)]
+    army = state["armies"].get(b["region"]) or {}
+    return [r for r in neighbours(state, b["region"])
+            if may_retreat_into(state, army, r, side)]
 
 
 def legal(state: State, side: str) -> list[Command]:
@@ -414,7 +436,7 @@ def legal(state: State, side: str) -> list[Command]:
         return []
     if stage == "cards":
         out = [{"type": COMBAT_CARD, "card": "", "x": 0}]
-        for card in sorted(set(state["hands"][side])):
+        for card in sorted(set(seats.hand_of(state, battle_seat(state, side)))):
             if card_playable(state, side, card):
                 xs = range(X_MAX.get(CARDS[card].combat, 0) + 1)
                 out.extend({"type": COMBAT_CARD, "card": card, "x": x} for x in xs)
@@ -518,14 +540,15 @@ def _choose_card(tx: Tx, side: str, card: str, x: int) -> None:
     state = tx.state
     b = state["battle"]
     if card:
-        ensure(card in state["hands"][side], "not_in_hand", "That card is not in your hand.")
+        ensure(card in seats.hand_of(state, battle_seat(state, side)), "not_in_hand",
+               "That card is not in your hand.")
         ensure(card_playable(state, side, card), "requirement_not_met",
                "Your army does not meet the card's requirement (wotr.md §12).", card=card)
         ensure(x <= X_MAX.get(CARDS[card].combat, 0), "bad_x",
                "That card takes no such number.", x=x)
     else:
         ensure(x == 0, "bad_x", "No card, no number.", x=x)
-    tx.emit(COMBAT_CARD_CHOSEN, side=side, card=card, x=x)
+    tx.emit(COMBAT_CARD_CHOSEN, **card_data(state, battle_seat(state, side)), card=card, x=x)
     if any(b["cards"][s] is None for s in SIDES):
         return
     # §5.1: chosen secretly, revealed together.
@@ -580,7 +603,8 @@ def _retreat(tx: Tx, side: str, to: str, stage: str) -> None:
         _withdraw(tx)
         return
     ensure(to in retreat_targets(state, side), "not_free",
-           "You can only retreat into an adjacent free region (wotr.md §5.5).", to=to)
+           "You can only retreat into an adjacent free region, and a Nation not At War only "
+           "into its own, neutral or an allied Nation's land (wotr.md §5.5).", to=to)
     army = copy_army(state["armies"].get(b["region"]))
     tx.emit(ARMY_RETREATED, src=b["region"], dst=to, figures=army)
     entered(tx, side, to)

@@ -16,9 +16,10 @@ from collections.abc import Callable
 from typing import Any
 
 from games.core import Command, Rng, Seen
+from games.wotr import seats
 from games.wotr.battle import legal as battle_legal
 from games.wotr.data import CARDS, DECKS, FP, NATION_SIDE, REGIONS, SH, SIDES, STRONGHOLD
-from games.wotr.engine import initial, vp
+from games.wotr.engine import battle_seat, initial, vp
 from games.wotr.model import COMBAT_CARD, DICE_ROLLED, ROUND_STARTED
 
 Bot = Callable[[Seen, Rng], Command]
@@ -251,49 +252,68 @@ def shortlist(seen: Seen, favourite: Command, size: int = EXPERT_CANDIDATES) -> 
 
 def sample_state(seen: Seen, rng: Rng) -> dict[str, Any]:
     """A whole state the seat cannot tell from the real one (the expert's world), from its view
-    and redacted log alone: the other side's hand (and a combat card it chose and has not
-    revealed, with its X) and both decks' order are drawn from the cards the seat cannot place;
-    everything on the map, the dice and the tracks are public."""
-    view, side = seen.view, seen.view["side"]
-    enemy = SH if side == FP else FP
+    and redacted log alone: the other hands (the other side's, and a teammate's with two seats
+    a side), a combat card chosen and not yet revealed (with its X) and both decks' order are
+    drawn from the cards the seat cannot place; everything on the map, the dice and the tracks
+    are public."""
+    view = seen.view
+    own = seats.hand_key({"seats": view.get("seats", 2)}, view["viewer"])
     state = initial({"scenario": view["scenario"], "vp": dict(view["vp_to_win"]),
-                     "max_rounds": view["max_rounds"], "decks": {FP: [], SH: []}})
+                     "max_rounds": view["max_rounds"], "decks": {FP: [], SH: []},
+                     "seats": view.get("seats", 2)})
     state.update(copy.deepcopy({
         "round": view["round"], "turn": view["turn"], "dice": view["dice"],
         "action": view["action"], "armies": view["armies"], "boxes": view["boxes"],
         "reinf": view["reinforcements"], "dead": view["eliminated"],
         "control": view["control"], "politics": view["politics"], "discards": view["discards"],
-        "battle": view["battle"], "over": view["over"], "winner": view["winner"],
-        "reason": view["reason"]}))
+        "exiles": view.get("exiles", {}), "battle": view["battle"], "over": view["over"],
+        "winner": view["winner"], "reason": view["reason"]}))
+    if state["seats"] > 2:
+        state["next"] = dict(view["acting"])
     state["rolled"] = _rolled(seen)
     battle = state["battle"]
     if battle is not None:
-        battle.pop("chosen", None)  # the view's own field: whether each side has chosen
-        if battle["x"][enemy] is None:
-            battle["x"][enemy] = 0  # hidden until the reveal; 0 until a card is chosen
-    state["hands"][side] = list(view["hand"])
-    for s in (side, enemy):
-        placed = set(state["discards"][s]) | set(state["hands"][s])
-        if battle is not None:
-            placed |= {c for c in battle["cards"].values() if c}
-        state["decks"][s] = rng.shuffled(c for c in DECKS[s] if c not in placed)
-    deck = state["decks"][enemy]
-    count = view["hand_counts"][enemy]
-    # A card the enemy chose face down and has not revealed: its deck and hand counts show
-    # whether it is a card at all (every card of a side is in its deck, hand, discards or
-    # the battle); which one and its X are drawn from what its legal commands allowed.
-    chose = len(deck) - view["deck_counts"][enemy] - count == 1
-    state["hands"][enemy], state["decks"][enemy] = deck[:count + chose], deck[count + chose:]
-    if chose:
-        battle["cards"][enemy], battle["x"][enemy] = None, 0
-        options = [c for c in combat_legal(state, enemy) if c["card"]]
-        hand = state["hands"][enemy]
-        pick = options[rng.below(len(options))] if options else {"card": hand[-1], "x": 0}
-        hand.remove(pick["card"])
-        battle["cards"][enemy], battle["x"][enemy] = pick["card"], pick["x"]
-    elif battle is not None and battle["revealed"] is None and view["battle"]["chosen"][enemy]:
-        battle["cards"][enemy] = ""  # it chose to play no card
+        battle.pop("chosen", None)  # the view's own fields: whether each side has chosen
+        battle.pop("played", None)  # and whether it laid a card face down
+    state["hands"][own] = list(view["hand"])
+    for s in SIDES:
+        _sample_side(state, view, s, own, rng)
     return state
+
+
+def _sample_side(state: dict[str, Any], view: dict[str, Any], side: str, own: str,
+                 rng: Rng) -> None:
+    """Deal ``side``'s unseen cards: every card of a side is in its deck, a hand, its discards
+    or the battle, so the counts show whether it chose a card face down; which one and its X
+    are drawn from what its legal commands allowed."""
+    battle = state["battle"]
+    placed = set(state["discards"][side]) | set(state["hands"].get(own, ()))
+    if battle is not None:
+        placed |= {c for c in battle["cards"].values() if c}
+    pool = rng.shuffled(c for c in DECKS[side] if c not in placed)
+    keys = [k for k in state["hands"]
+            if k != own and seats.side_of(state, seats.seat_of_hand(state, k)) == side]
+    held = sum(view["hand_counts"][k] for k in keys)
+    chose = len(pool) - view["deck_counts"][side] - held == 1
+    for key in keys:
+        count = view["hand_counts"][key]
+        state["hands"][key], pool = pool[:count], pool[count:]
+    if chose:
+        extra, pool = pool[0], pool[1:]
+        chooser = seats.hand_key(state, battle_seat(state, side))
+        state["hands"][chooser].append(extra)
+        battle["cards"][side], battle["x"][side] = None, 0
+        options = [c for c in combat_legal(state, side) if c["card"]]
+        hand = state["hands"][chooser]
+        pick = options[rng.below(len(options))] if options else {"card": extra, "x": 0}
+        hand.remove(pick["card"])
+        battle["cards"][side], battle["x"][side] = pick["card"], pick["x"]
+    elif (battle is not None and battle["revealed"] is None and battle["cards"][side] is None
+          and view["battle"]["chosen"][side]):
+        battle["cards"][side] = ""  # it chose to play no card
+    if battle is not None and battle["x"][side] is None:
+        battle["x"][side] = 0  # hidden until the reveal; 0 until a card is chosen
+    state["decks"][side] = pool
 
 
 def combat_legal(state: dict[str, Any], side: str) -> list[Command]:
@@ -313,7 +333,7 @@ def _rolled(seen: Seen) -> bool:
 def evaluate(state: dict[str, Any], seat: int) -> float:
     """The seat's chance as a share: its progress towards its VP target against the enemy's,
     and its share of the army strength on the map; its share of the win once the game ends."""
-    side = SIDES[seat]
+    side = seats.side_of(state, seat)
     enemy = SH if side == FP else FP
     if state["over"]:
         return 1.0 if state["winner"] == side else 0.0

@@ -8,13 +8,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from games.core import Event, Rng, State
+from games.core import Event, Rng, Seat, State
+from games.wotr import seats
 from games.wotr.data import (
     CARDS,
     DICE,
     FACES,
     FP,
-    HAND_LIMIT,
     NATION_SIDE,
     NATIONS,
     POLITICS,
@@ -30,6 +30,7 @@ from games.wotr.data import (
 from games.wotr.model import (
     ACTION_CLOSED,
     ACTION_OPENED,
+    ARMY_RETREATED,
     BATTLE_ENDED,
     BATTLE_ROUND_ENDED,
     BATTLE_STARTED,
@@ -72,6 +73,7 @@ SETTLEMENTS = ("city", "town", STRONGHOLD)
 def initial(data: dict[str, Any]) -> State:
     """The state after ``game_started``: the scenario's armies, pools, track and decks."""
     regions = list(SCENARIOS[data["scenario"]]["regions"])
+    n_seats = data.get("seats", 2)
     armies: dict[str, Army] = {}
     for name in regions:
         start = REGIONS[name].start
@@ -91,8 +93,9 @@ def initial(data: dict[str, Any]) -> State:
         "control": {r: NATION_SIDE[REGIONS[r].nation] for r in regions
                     if REGIONS[r].settlement in SETTLEMENTS and REGIONS[r].nation},
         "politics": {n: {"step": s, "active": a} for n, (s, a) in POLITICS.items()},
-        "hands": {FP: [], SH: []}, "decks": {s: list(data["decks"][s]) for s in SIDES},
-        "discards": {FP: [], SH: []}, "battle": None, "totals": totals,
+        "hands": ({FP: [], SH: []} if n_seats == 2 else {str(s): [] for s in range(n_seats)}),
+        "decks": {s: list(data["decks"][s]) for s in SIDES}, "seats": n_seats,
+        "discards": {FP: [], SH: []}, "battle": None, "totals": totals, "exiles": {},
         "over": False, "winner": None, "reason": None,
     }
 
@@ -101,12 +104,16 @@ def evolve(state: State, event: Event) -> State:
     kind, data = event.type, event.data
     if kind in TRANSFERS:
         transfer(state, data["src"], data["dst"], data["figures"])
+        _track_exiles(state, event)
     elif kind == ELITE_REDUCED:
         nation = data["nation"]
         transfer(state, data["loc"], data["to"], {nation: [0, 1, 0]})
         transfer(state, data["replacement"], data["loc"], {nation: [1, 0, 0]})
     elif kind == DIE_USED:
         state["dice"][data["side"]].remove(data["die"])
+        if "next" in state:  # decisions block: two seats a side alternate its dice
+            side = data["side"]
+            state["next"][side] = seats.teammate(state, state["next"][side])
     elif kind == TURN_PASSED:
         state["turn"] = data["side"]
     elif kind == ACTION_OPENED:
@@ -116,9 +123,9 @@ def evolve(state: State, event: Event) -> State:
         state["action"] = None
     elif kind == CARD_DRAWN:
         state["decks"][data["side"]].remove(data["card"])
-        state["hands"][data["side"]].append(data["card"])
+        state["hands"][_hand(data)].append(data["card"])
     elif kind == CARD_DISCARDED:
-        state["hands"][data["side"]].remove(data["card"])
+        state["hands"][_hand(data)].remove(data["card"])
         state["discards"][data["side"]].append(data["card"])
     elif kind == DICE_ROLLED:
         # wotr.md §2 PROPOSED: no Hunt, so an Eye result is simply lost.
@@ -128,10 +135,13 @@ def evolve(state: State, event: Event) -> State:
         state["round"] = data["round"]
         state["turn"] = FP
         state["rolled"] = False
+        if seats.count(state) > 2:
+            state["next"] = {side: seats.first_to_act(state, side) for side in SIDES}
     elif kind == SETTLEMENT_CAPTURED:
         state["control"][data["region"]] = data["side"]
     elif kind == POLITICAL_ADVANCED:
         state["politics"][data["nation"]]["step"] = data["step"]
+        _track_exiles(state, event)
     elif kind == NATION_ACTIVATED:
         state["politics"][data["nation"]]["active"] = True
     elif kind == BATTLE_STARTED:
@@ -144,7 +154,7 @@ def evolve(state: State, event: Event) -> State:
     elif kind == COMBAT_CARD_CHOSEN:
         side = data["side"]
         if data["card"]:
-            state["hands"][side].remove(data["card"])
+            state["hands"][_hand(data)].remove(data["card"])
         state["battle"]["cards"][side] = data["card"]
         state["battle"]["x"][side] = data.get("x", 0)
     elif kind == COMBAT_CARDS_REVEALED:
@@ -181,12 +191,18 @@ def evolve(state: State, event: Event) -> State:
     return state
 
 
+def _hand(data: dict[str, Any]) -> str:
+    """The hand a card event names: its seat's with two seats a side, else its side's."""
+    return str(data["seat"]) if "seat" in data else data["side"]
+
+
 class Tx:
     """Events decided for one command, each folded at once into a private copy of the state."""
 
-    def __init__(self, state: State, rng: Rng):
+    def __init__(self, state: State, rng: Rng, seat: Seat | None = None):
         self.state = copy.deepcopy(state)
         self.rng = rng
+        self.seat = seat  # the seat whose command this is
         self.events: list[Event] = []
 
     def emit(self, kind: str, /, **data: Any) -> None:
@@ -242,6 +258,53 @@ def may_enter(state: State, nation: str, region: str) -> bool:
     """wotr.md §3: units of a Nation not At War stay in their own Nation or neutral regions."""
     target = REGIONS[region].nation
     return at_war(state, nation) or target is None or target == nation
+
+
+def may_retreat_into(state: State, army: Army, region: str, side: str) -> bool:
+    """wotr.md §5.5: a free region; units of a Nation not At War cross a border only into an
+    allied Nation's land (the seed: "후퇴할 때에만 예외적으로 동맹국의 영토에 들어갈 수 있습니다",
+    only when retreating may they enter an ally's territory), never an enemy Nation's."""
+    if not free_for_retreat(state, region, side):
+        return False
+    target = REGIONS[region].nation
+    return all(at_war(state, nation) or target is None or NATION_SIDE[target] == side
+               for nation, f in army.items() if f[0] + f[1])
+
+
+def must_leave(state: State, nation: str, src: str, dst: str) -> bool:
+    """wotr.md §3: units that retreated into another Nation's land must leave it with their next
+    move unless their own Nation is now At War (the seed: "다음에 그 피규어들을 이동시키려고 하면
+    ('전쟁 중'이 아닌 한) 무조건 그 영토에서 나와야 합니다"): True when moving them from ``src`` to
+    ``dst`` would keep them in that land."""
+    land = REGIONS[src].nation
+    return (nation in state.get("exiles", {}).get(src, ()) and not at_war(state, nation)
+            and REGIONS[dst].nation == land)
+
+
+def may_move(state: State, nation: str, src: str, dst: str) -> bool:
+    """Whether ``nation``'s units may go from ``src`` to ``dst`` (§3: borders, then exiles)."""
+    return may_enter(state, nation, dst) and not must_leave(state, nation, src, dst)
+
+
+def _track_exiles(state: State, event: Event) -> None:
+    """Keep ``state["exiles"]`` ({region: [nation]}: units of a Nation not At War that retreated
+    into another Nation's land, §3) in step with a figure transfer or a political advance."""
+    exiles = state.setdefault("exiles", {})
+    data = event.data
+    if event.type == ARMY_RETREATED:
+        land = REGIONS[data["dst"]].nation
+        for nation, f in data["figures"].items():
+            if f[0] + f[1] and not at_war(state, nation) and land not in (None, nation):
+                if nation not in exiles.setdefault(data["dst"], []):
+                    exiles[data["dst"]].append(nation)
+    for region in list(exiles):
+        army = state["armies"].get(region) or {}
+        kept = [n for n in exiles[region]
+                if sum(army.get(n, [0, 0, 0])[:2]) and not at_war(state, n)]
+        if kept:
+            exiles[region] = kept
+        else:
+            del exiles[region]
 
 
 def vp(state: State, side: str) -> int:
@@ -376,7 +439,9 @@ def start_round(tx: Tx) -> None:
     tx.emit(ROUND_STARTED, round=state["round"] + 1)
     for side in SIDES:
         if state["decks"][side]:
-            tx.emit(CARD_DRAWN, side=side, card=state["decks"][side][0])
+            # with two seats a side, the side's card goes to its Leading seat (who alternate)
+            tx.emit(CARD_DRAWN, **card_data(state, seats.leading(state, side)),
+                    card=state["decks"][side][0])
     if not over_hand_limit(state):
         roll_dice(tx)
 
@@ -388,8 +453,24 @@ def roll_dice(tx: Tx) -> None:
         tx.emit(TURN_PASSED, side=SH)
 
 
-def over_hand_limit(state: State) -> list[str]:
-    return [side for side in SIDES if len(state["hands"][side]) > HAND_LIMIT]
+def over_hand_limit(state: State) -> list[Seat]:
+    """The seats holding more cards than the hand limit (§12: 6; 4 with two seats a side)."""
+    limit = seats.hand_limit(state)
+    return [seats.seat_of_hand(state, key) for key, hand in state["hands"].items()
+            if len(hand) > limit]
+
+
+def battle_seat(state: State, side: str) -> Seat:
+    """The seat deciding for ``side`` in the battle in progress: the attacking seat, and the
+    seat in charge of the defending army (decisions block: two seats a side)."""
+    return state["battle"].get("seats", {}).get(side, SIDES.index(side))
+
+
+def card_data(state: State, seat: Seat) -> dict[str, Any]:
+    """The fields naming whose hand a card event touches: the side, and the seat when the side
+    has two (a 2-seat log stays as it was)."""
+    side = seats.side_of(state, seat)
+    return {"side": side} if seats.count(state) == 2 else {"side": side, "seat": seat}
 
 
 def card_ok(card: str, side: str) -> bool:

@@ -12,6 +12,8 @@ State (plain JSON data; ``evolve`` mutates it in place)::
     reinf, dead         {nation: [...]}: reinforcements; eliminated Free Peoples figures
     control             {region: side}: who controls each Settlement of the scenario (§8)
     politics            {nation: {"step": steps to At War, "active": bool}} (§9)
+    exiles              {region: [nation]}: units of a Nation not At War that retreated into
+                        another Nation's land and must leave it with their next move (§3)
     hands, decks, discards   {side: [card id]} (§12)
     battle              None, or the battle in progress (see battle.py)
     totals              {nation: [...]}: figures of each Nation in this scenario (conservation)

@@ -11,7 +11,8 @@ Where the spec and the seed are silent, these choices hold (each has a test):
   by their owner, and a hit with only one way to take it is applied without asking.
 - The Leader re-roll is made for every miss it may (it can only help); an Elite with no Regular
   left to replace it is removed by one hit; FP replacements come from eliminated units first.
-- Combat cards are chosen in either order and revealed together; Relentless Assault and
+- Combat cards are chosen attacker first, then defender (who sees whether a card was laid face
+  down), and revealed together; Relentless Assault and
   Onslaught name their X with the card (capped so one unit survives). Advancing after a battle
   moves the whole attacking force or none of it.
 - A Free Peoples Leader is mustered only where Free Peoples units stand; Nazgûl left with no
@@ -39,7 +40,7 @@ from games.core import (
     ensure,
 )
 from games.expert_shortlist import ShortlistGame
-from games.wotr import battle, bot, views
+from games.wotr import battle, bot, seats, views
 from games.wotr.data import (
     DECKS,
     DEFAULTS,
@@ -56,11 +57,13 @@ from games.wotr.data import (
 from games.wotr.engine import (
     Tx,
     at_war,
+    battle_seat,
+    card_data,
     end_action,
     entered,
     evolve,
     field_side,
-    may_enter,
+    may_move,
     neighbours,
     over_hand_limit,
     roll_dice,
@@ -112,6 +115,35 @@ def seat_of(side: str) -> Seat:
     return SIDES.index(side)
 
 
+def _army_at(state: State, command: Command, side: str) -> Army | None:
+    """The army a move or attack names: the field army of ``from``, or for a sortie (``from``
+    == ``to`` where one's own army is besieged) the army inside the Stronghold."""
+    src = command.get("from_", command.get("from"))
+    box = state["boxes"].get(src)
+    if command["type"] == ATTACK and src == command.get("to") and army_side(box) == side:
+        return box
+    return state["armies"].get(src)
+
+
+def seat_may(state: State, seat: Seat, command: Command) -> bool:
+    """Whether the command is this seat's to give when two seats share a side (decisions block;
+    [DZ-multi]: a player acts only with the Nations he controls): a move or attack with an army
+    in its charge, musters and diplomacy for its own Nations. Always true with a seat a side."""
+    if len(seats.seats_of(state, seats.side_of(state, seat))) == 1:
+        return True
+    kind = command["type"]
+    side = seats.side_of(state, seat)
+    if kind in (MOVE, SECOND_MOVE, ATTACK) and ("from" in command or "from_" in command):
+        army = _army_at(state, command, side)
+        return army is None or seats.in_charge(state, army, side) == seat
+    mine = seats.nations_of(state, seat)
+    if kind == MUSTER:
+        return all(r["nation"] in mine for r in command["recruits"])
+    if kind == DIPLOMACY:
+        return command["nation"] in mine
+    return True
+
+
 def _split(state: State, side: str, army: Army, leave: int, blocked: Callable[[str], bool],
            ) -> Army:
     """The moving part of ``army`` when ``leave`` units stay: units that may not go stay first,
@@ -156,7 +188,7 @@ class WarOfTheRing(ShortlistGame):
     name = "wotr"
     title = "War of the Ring — the war of nations"
     min_seats = 2
-    max_seats = 2
+    max_seats = 4  # decisions block: two seats per side (3 or 4 players, wotr.md §16)
     spec = "shared/rules/wotr.md"
     options = WotrOptionsSchema
     commands = COMMANDS
@@ -174,12 +206,16 @@ class WarOfTheRing(ShortlistGame):
     # --- setup and evolve ----------------------------------------------------------------------
 
     def setup(self, seats: int, options: dict[str, Any], rng: Rng) -> list[Event]:
-        ensure(seats == 2, "bad_seat_count", "War of the Ring is for 2 players.", seats=seats)
+        ensure(2 <= seats <= 4, "bad_seat_count", "War of the Ring is for 2 to 4 players.",
+               seats=seats)
         opts = {name: options.get(name, getattr(DEFAULTS, name)) for name in OPTION_NAMES}
         scenario = opts["scenario"]
         decks = {side: rng.shuffled(DECKS[side]) for side in SIDES}
-        start = Event(GAME_STARTED, {"scenario": scenario, "vp": SCENARIOS[scenario]["vp"],
-                                     "max_rounds": opts["max_rounds"], "decks": decks})
+        data = {"scenario": scenario, "vp": SCENARIOS[scenario]["vp"],
+                "max_rounds": opts["max_rounds"], "decks": decks}
+        if seats > 2:
+            data["seats"] = seats  # a 2-seat game's start event is as it always was
+        start = Event(GAME_STARTED, data)
         tx = Tx(evolve({}, start), rng)
         start_round(tx)
         return [start, *tx.events]
@@ -190,13 +226,14 @@ class WarOfTheRing(ShortlistGame):
     # --- decide --------------------------------------------------------------------------------
 
     def decide_command(self, state: State, command: Command, seat: Seat, rng: Rng) -> list[Event]:
-        side = SIDES[seat]
+        side = seats.side_of(state, seat)
         if "from" in command and "from_" not in command:
             # A legal command as listed (the expert's playouts skip the kernel's schema load,
             # which names the wire's "from" from_).
             command = {**command, "from_": command["from"]}
-        tx = Tx(state, rng)
+        tx = Tx(state, rng, seat)
         kind = command["type"]
+        self._check_seat(state, seat, command)
         if kind == DISCARD:
             self._discard(tx, side, command["card"])
         elif state["battle"] is not None:
@@ -207,9 +244,15 @@ class WarOfTheRing(ShortlistGame):
             self._action(tx, side, command)
         return tx.events
 
+    def _check_seat(self, state: State, seat: Seat, command: Command) -> None:
+        ensure(state["battle"] is not None or seat_may(state, seat, command), "not_your_nation",
+               "With two seats a side, each commands only its own Nations and the armies in its "
+               "charge (most units; wotr.md §16).", seats=list(seats.nations_of(state, seat)))
+
     def _discard(self, tx: Tx, side: str, card: str) -> None:
-        ensure(card in tx.state["hands"][side], "not_in_hand", "That card is not in your hand.")
-        tx.emit(CARD_DISCARDED, side=side, card=card)
+        ensure(card in seats.hand_of(tx.state, tx.seat), "not_in_hand",
+               "That card is not in your hand.")
+        tx.emit(CARD_DISCARDED, **card_data(tx.state, tx.seat), card=card)
         state = tx.state
         if over_hand_limit(state):
             return
@@ -268,7 +311,7 @@ class WarOfTheRing(ShortlistGame):
             ensure(die in EVENT_FACES, "wrong_die", "Drawing a card needs an Event die (§12).")
             ensure(bool(state["decks"][side]), "deck_empty", "Your Strategy deck is empty.")
             tx.emit(DIE_USED, side=side, die=die, action="draw")
-            tx.emit(CARD_DRAWN, side=side, card=state["decks"][side][0])
+            tx.emit(CARD_DRAWN, **card_data(state, tx.seat), card=state["decks"][side][0])
             if not over_hand_limit(tx.state):
                 end_action(tx, side)
 
@@ -312,7 +355,7 @@ class WarOfTheRing(ShortlistGame):
             ensure(leaders(army) > 0, "needs_leader",
                    "A Character die moves only an army with a Leader or Nazgûl (§3).")
         return _split(state, side, army, command["leave"],
-                      lambda n: not may_enter(state, n, dst))
+                      lambda n: not may_move(state, n, src, dst))
 
     def _check_attack(self, state: State, side: str, command: Command,
                       die: str) -> tuple[str, str, str, Army]:
@@ -404,7 +447,7 @@ class WarOfTheRing(ShortlistGame):
         for dst in neighbours(state, src):
             if field_side(state, dst) == other(side):
                 continue
-            forced = _forced(army, lambda nation, d=dst: not may_enter(state, nation, d))
+            forced = _forced(army, lambda nation, d=dst: not may_move(state, nation, src, d))
             for leave in range(forced, n):
                 command = {"type": kind, "from": src, "to": dst, "leave": leave}
                 if die is not None:
@@ -460,14 +503,16 @@ class WarOfTheRing(ShortlistGame):
             return {}
         heavy = over_hand_limit(state)
         if heavy:
-            return {seat_of(side): _DISCARD for side in heavy}
+            return {seat: _DISCARD for seat in heavy}
         if state["battle"] is not None:
-            return {seat_of(side): p for side, p in battle.pending(state).items()}
+            return {battle_seat(state, side): p for side, p in battle.pending(state).items()}
         if state["action"] is not None:
-            return {seat_of(state["action"]["side"]): _SECOND}
+            # the seat that used the die (the side's next die already passed to its teammate)
+            acted = seats.teammate(state, seats.acting(state, state["action"]["side"]))
+            return {acted: _SECOND}
         side = state["turn"]
         kinds = ACTION_KINDS if self._may_pass(state, side) else ACTION_KINDS[:-1]
-        return {seat_of(side): Prompt(kinds, "turn", "use an action die")}
+        return {seats.acting(state, side): Prompt(kinds, "turn", "use an action die")}
 
     def _may_pass(self, state: State, side: str) -> bool:
         return len(state["dice"][side]) < len(state["dice"][other(side)])
@@ -475,13 +520,17 @@ class WarOfTheRing(ShortlistGame):
     def legal_commands(self, state: State, seat: Seat) -> list[Command]:
         if seat not in self.pending(state):
             return []
-        side = SIDES[seat]
+        side = seats.side_of(state, seat)
         if over_hand_limit(state):
-            return [{"type": DISCARD, "card": c} for c in sorted(set(state["hands"][side]))]
+            return [{"type": DISCARD, "card": c} for c in sorted(set(seats.hand_of(state, seat)))]
         if state["battle"] is not None:
             return battle.legal(state, side)
         if state["action"] is not None:
-            return [*self._second_moves(state, side, state["action"]), {"type": END_ACTION}]
+            return [c for c in self._second_moves(state, side, state["action"])
+                    if seat_may(state, seat, c)] + [{"type": END_ACTION}]
+        return [c for c in self._action_commands(state, side) if seat_may(state, seat, c)]
+
+    def _action_commands(self, state: State, side: str) -> list[Command]:
         out: list[Command] = []
         for die in sorted(set(state["dice"][side])):
             if die in ARMY_FACES or die == "character":
@@ -502,9 +551,9 @@ class WarOfTheRing(ShortlistGame):
     def default_command(self, state: State, seat: Seat) -> Command:
         """What a clock plays: the first card for a discard, the battle defaults (battle.py),
         end an open Army action, pass when allowed, else skip the first die (§2)."""
-        side = SIDES[seat]
+        side = seats.side_of(state, seat)
         if over_hand_limit(state):
-            return {"type": DISCARD, "card": sorted(state["hands"][side])[0]}
+            return {"type": DISCARD, "card": sorted(seats.hand_of(state, seat))[0]}
         if state["battle"] is not None:
             return battle.default(state, side)
         if state["action"] is not None:
@@ -518,13 +567,16 @@ class WarOfTheRing(ShortlistGame):
     def result(self, state: State) -> dict[str, Any] | None:
         if not state or not state["over"]:
             return None
-        winner = seat_of(state["winner"])
-        return {"winners": [winner], "ranking": [[winner], [1 - winner]],
-                "scores": {str(seat_of(s)): vp(state, s) for s in SIDES},
-                "reason": state["reason"], "winner_side": state["winner"]}
+        won = seats.seats_of(state, state["winner"])
+        lost = seats.seats_of(state, other(state["winner"]))
+        return {"winners": won, "ranking": [won, lost],
+                "scores": {str(seat): vp(state, seats.side_of(state, seat))
+                           for seat in range(seats.count(state))},
+                "reason": state["reason"], "winner_side": state["winner"],
+                "summary": views.outcome(state)}
 
     def seats_in_play(self, state: State) -> int:
-        return 2 if state else 0
+        return seats.count(state) if state else 0
 
     def secrets(self, state: State, viewer: Viewer) -> set[str]:
         return views.secrets(state, viewer)

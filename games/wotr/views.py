@@ -8,13 +8,19 @@ import copy
 from typing import Any
 
 from games.core import AUDITOR, Event, Game, State, Viewer
+from games.wotr import seats
 from games.wotr.data import SIDES
-from games.wotr.engine import vp
+from games.wotr.engine import battle_seat, vp
 from games.wotr.model import CARD_DRAWN, COMBAT_CARD_CHOSEN, GAME_STARTED
 
 
-def _side(viewer: Viewer) -> str | None:
-    return SIDES[viewer] if isinstance(viewer, int) and 0 <= viewer < 2 else None
+def _seat(state: State, viewer: Viewer) -> int | None:
+    return viewer if isinstance(viewer, int) and 0 <= viewer < seats.count(state) else None
+
+
+def _side(state: State, viewer: Viewer) -> str | None:
+    seat = _seat(state, viewer)
+    return None if seat is None else seats.side_of(state, seat)
 
 
 def _battle(state: State, viewer: Viewer) -> dict[str, Any] | None:
@@ -25,8 +31,10 @@ def _battle(state: State, viewer: Viewer) -> dict[str, Any] | None:
     if b["revealed"] is None:
         # §5.1: chosen secretly, revealed together: only whether each side has chosen shows.
         out["chosen"] = {s: b["cards"][s] is not None for s in SIDES}
+        # the seed: a card played is laid face down, so whether one was played is public
+        out["played"] = {s: bool(b["cards"][s]) for s in SIDES}
         for s in SIDES:
-            if viewer not in (AUDITOR, SIDES.index(s)):
+            if viewer not in (AUDITOR, battle_seat(state, s)):
                 out["cards"][s] = None
                 out["x"][s] = None
     return out
@@ -35,10 +43,10 @@ def _battle(state: State, viewer: Viewer) -> dict[str, Any] | None:
 def view(game: Game, state: State, viewer: Viewer) -> dict[str, Any]:
     if not state:
         return {}
-    side = _side(viewer)
+    seat, side = _seat(state, viewer), _side(state, viewer)
     sees_all = viewer == AUDITOR or state["over"]
     out: dict[str, Any] = {
-        "summary": summary(state, side),
+        "summary": summary(state, seat),
         "viewer": viewer, "side": side, "scenario": state["scenario"],
         "regions": list(state["regions"]), "round": state["round"],
         "max_rounds": state["max_rounds"], "vp_to_win": dict(state["vp"]),
@@ -47,13 +55,23 @@ def view(game: Game, state: State, viewer: Viewer) -> dict[str, Any]:
         "armies": copy.deepcopy(state["armies"]), "boxes": copy.deepcopy(state["boxes"]),
         "reinforcements": copy.deepcopy(state["reinf"]), "eliminated": copy.deepcopy(state["dead"]),
         "control": dict(state["control"]), "politics": copy.deepcopy(state["politics"]),
-        "hand": list(state["hands"][side]) if side else None,
-        "hand_counts": {s: len(state["hands"][s]) for s in SIDES},
+        "exiles": copy.deepcopy(state.get("exiles", {})),
+        "hand": list(seats.hand_of(state, seat)) if seat is not None else None,
+        "hand_counts": {key: len(hand) for key, hand in state["hands"].items()},
+        "seats": seats.count(state),
+        "seating": [{"seat": seat, "name": seats.SEAT_NAMES[seats.count(state)][seat],
+                     "side": seats.side_of(state, seat),
+                     "nations": list(seats.nations_of(state, seat)),
+                     "hand": seats.hand_key(state, seat)}
+                    for seat in range(seats.count(state))],
+        "nations": list(seats.nations_of(state, seat)) if seat is not None else None,
+        "acting": {s: seats.acting(state, s) for s in SIDES},
         "deck_counts": {s: len(state["decks"][s]) for s in SIDES},
         "discards": copy.deepcopy(state["discards"]),
         "battle": _battle(state, AUDITOR if sees_all else viewer),
         "pending": {str(s): p.to_dict() for s, p in game.pending(state).items()},
         "over": state["over"], "winner": state["winner"], "reason": state["reason"],
+        "outcome": outcome(state),
     }
     if sees_all:
         out["hands"] = copy.deepcopy(state["hands"])
@@ -61,11 +79,31 @@ def view(game: Game, state: State, viewer: Viewer) -> dict[str, Any]:
     return out
 
 
+_SIDE_NAMES = {"fp": "the Free Peoples", "sh": "the Shadow"}
+
+
+def outcome(state: State) -> str | None:
+    """How the game ended, in words (issue 24 point 8): a military victory by VP, or the Ring's
+    clock (``max_rounds``, wotr.md decisions block): the Free Peoples held out to the last round
+    and the Ring reached Mount Doom, whatever the VP."""
+    if not state.get("over"):
+        return None
+    winner = state["winner"]
+    vps = {s: vp(state, s) for s in SIDES}
+    if state["reason"] == "ring_destroyed":
+        return (f"The Free Peoples held out to the end of round {state['max_rounds']}: the Ring "
+                f"reached Mount Doom and was destroyed. The Shadow took {vps['sh']} of the "
+                f"{state['vp']['sh']} victory points it needed.")
+    name = _SIDE_NAMES[winner]
+    return (f"{name[0].upper()}{name[1:]} won a military victory: {vps[winner]} victory points "
+            f"of enemy Settlements (the goal was {state['vp'][winner]}).")
+
+
 def _figures(army: dict[str, list[int]]) -> str:
     return " ".join(f"{n} {r}/{e}/{lead}" for n, (r, e, lead) in sorted(army.items()))
 
 
-def summary(state: State, side: str | None) -> list[str]:
+def summary(state: State, seat: int | None) -> list[str]:
     """A few lines of text first in the view, for the terminal client (its screen shows the
     start of the view): the round, dice, VP, the battle, one's hand, and every army
     (Regulars/Elites/Leaders)."""
@@ -78,8 +116,8 @@ def summary(state: State, side: str | None) -> list[str]:
     if b is not None:
         lines.append(f"battle: {b['attacker']} attacks {b['region']} ({b['kind']}, round "
                      f"{b['round']}, {b['stage']}); attackers {_figures(b['att'])}")
-    if side:
-        lines.append(f"hand: {', '.join(state['hands'][side]) or '-'}")
+    if seat is not None:
+        lines.append(f"hand: {', '.join(seats.hand_of(state, seat)) or '-'}")
     for region in sorted(state["armies"]):
         box = state["boxes"].get(region)
         besieged = f" [besieged: {_figures(box)}]" if box else ""
@@ -91,14 +129,17 @@ def secrets(state: State, viewer: Viewer) -> set[str]:
     """Card ids ``viewer`` must not see now: the other hand, both decks, an unrevealed card."""
     if not state or state["over"] or viewer == AUDITOR:
         return set()
-    side = _side(viewer)
+    seat = _seat(state, viewer)
+    own = None if seat is None else seats.hand_key(state, seat)
     hidden = set(state["decks"]["fp"]) | set(state["decks"]["sh"])
+    for key, hand in state["hands"].items():
+        if key != own:
+            hidden.update(hand)  # with two seats a side a teammate's hand is hidden too
+    b = state["battle"]
     for s in SIDES:
-        if s != side:
-            hidden.update(state["hands"][s])
-            b = state["battle"]
-            if b is not None and b["revealed"] is None and b["cards"][s]:
-                hidden.add(b["cards"][s])
+        if (b is not None and b["revealed"] is None and b["cards"][s]
+                and battle_seat(state, s) != seat):
+            hidden.add(b["cards"][s])
     return hidden
 
 
@@ -107,10 +148,20 @@ def redact(event: Event, viewer: Viewer) -> Event | None:
     if viewer == AUDITOR:
         return event
     data = event.data
-    side = _side(viewer)
     if event.type == GAME_STARTED:
         return Event(event.type, {**{k: v for k, v in data.items() if k != "decks"},
                                   "deck_counts": {s: len(d) for s, d in data["decks"].items()}})
-    if event.type in (CARD_DRAWN, COMBAT_CARD_CHOSEN) and data["side"] != side:
-        return Event(event.type, {"side": data["side"]})
-    return event
+    if event.type not in (COMBAT_CARD_CHOSEN, CARD_DRAWN) or _holds(data, viewer):
+        return event
+    public = {k: data[k] for k in ("side", "seat") if k in data}
+    if event.type == COMBAT_CARD_CHOSEN:
+        public["played"] = bool(data["card"])
+    return Event(event.type, public)
+
+
+def _holds(data: dict[str, Any], viewer: Viewer) -> bool:
+    """Whether ``viewer`` holds the hand a card event names (its seat with two seats a side,
+    else its side: seat 0 the Free Peoples, seat 1 the Shadow)."""
+    if "seat" in data:
+        return viewer == data["seat"]
+    return isinstance(viewer, int) and 0 <= viewer < 2 and SIDES[viewer] == data["side"]

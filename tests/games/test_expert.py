@@ -160,7 +160,8 @@ def _cards_accounted(game_name, world) -> bool:
 
 
 @pytest.mark.parametrize("game_name, seats, options", [
-    ("magblast", 3, {}), ("magblast", 2, {}), ("wotr", 2, {"scenario": "south"})])
+    ("magblast", 3, {}), ("magblast", 2, {}), ("wotr", 2, {"scenario": "south"}),
+    ("wotr", 3, {"scenario": "south"}), ("wotr", 4, {"scenario": "south"})])
 def test_worlds_sampled_along_a_whole_game_show_each_seat_exactly_its_view(game_name, seats,
                                                                           options):
     # Every few decisions of a basic game, every seat asked gets worlds whose view, legal

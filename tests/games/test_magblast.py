@@ -251,6 +251,35 @@ def test_a_zone_may_pass_three_ships_during_the_maneuver_but_not_when_it_ends():
         ev("phase_started", seat=A, phase="attack"))
 
 
+def _maneuver_with_four_in_one_zone():
+    zones = {"n": [SCOUT, SCOUT2, DINK], "e": [CRUISER], "s": [DREAD], "w": [DESTROYER]}
+    state = table([zones, four("ship-08", "ship-09", ZEUS, CRUISER2)], [[]], phase="maneuver",
+                  options={"no_mercy": True})
+    state, _ = GAME.step(state, {"type": "move", "ship": CRUISER, "zone": "n"}, A, Rng("x"))
+    return state
+
+
+def test_no_mercy_is_not_proposed_while_a_zone_is_over_three_ships():
+    """Issue 24 point 10, KR: "이동이 다 끝난 뒤에는 전투함이 한 구역당 3척까지만 놓여 있어야
+    해요" (once the moves are done, a zone holds 3 ships at most): agreeing to No Mercy ends the
+    turn, so it may not be proposed in the middle of a maneuver with a 4-ship zone."""
+    state = _maneuver_with_four_in_one_zone()
+    assert "propose_no_mercy" not in GAME.pending(state)[A].kinds
+    assert {"type": "propose_no_mercy"} not in GAME.legal_commands(state, A)
+    given_state(GAME, state).when({"type": "propose_no_mercy"}, A).rejected("command_not_allowed")
+    fixed, _ = GAME.step(state, {"type": "move", "ship": CRUISER, "zone": "e"}, A, Rng("x"))
+    assert "propose_no_mercy" in GAME.pending(fixed)[A].kinds
+
+
+def test_no_mercy_is_not_accepted_while_the_current_players_zone_is_over_three_ships():
+    """Issue 24 point 10 (an older log may hold such a proposal): accepting would end the turn
+    with a 4-ship zone, so only refusing is offered."""
+    state = _maneuver_with_four_in_one_zone()
+    state["proposal"] = {"by": A, "refused": False}
+    assert GAME.legal_commands(state, B) == [{"type": "refuse_no_mercy"}]
+    given_state(GAME, state).when({"type": "accept_no_mercy"}, B).rejected("zone_over_limit")
+
+
 def test_rulebook_example_soyeon_focuses_on_yunkyungs_red_zone():
     """KR 4단계 example: Soyeon moves her scout (2) from yellow to red beside her dreadnought
     (3), then her destroyer (5) from blue to yellow; blue is left empty, so her command ship is

@@ -14,6 +14,8 @@ import pytest
 from games.core import AUDITOR, SPECTATOR, Rng, Seen, random_bot
 from games.magblast import GAME
 from games.magblast.bot import basic_bot
+from games.magblast.data import ZONE_LIMIT
+from games.magblast.table import zone_counts
 from tests.games.magblast_table import conserved
 
 GAMES = int(os.environ.get("MAGBLAST_GAMES", "60"))
@@ -131,3 +133,27 @@ def test_the_basic_bot_picks_a_legal_command():
     state = GAME.fold(GAME.setup(3, GAME.load_options({}), Rng("b")))
     legal = GAME.legal_commands(state, 0)
     assert basic_bot(GAME.seen(state, 0), Rng("x")) in legal
+
+
+NO_MERCY_GAMES = int(os.environ.get("MAGBLAST_NO_MERCY_GAMES", "40"))
+
+
+@pytest.mark.parametrize("game", range(NO_MERCY_GAMES))
+def test_no_mercy_never_ends_a_maneuver_with_a_zone_over_three_ships(game):
+    """Issue 24 point 10, KR: "이동이 다 끝난 뒤에는 전투함이 한 구역당 3척까지만 놓여 있어야
+    해요" (once the moves are done, a zone holds 3 ships at most), with No Mercy on: however a
+    maneuver ends (the attack phase, or the turn ended by agreeing to No Mercy), the maneuvering
+    fleet has at most 3 ships a zone. ``MAGBLAST_NO_MERCY_GAMES=1000`` plays the thousand."""
+    last: dict = {}  # phase, turn and No Mercy before the last command (evolve works in place)
+    ended = []
+
+    def check(state, seat, legal, step):
+        if last.get("phase") == "maneuver" and (
+                state["phase"] != "maneuver" or state["turn"] != last["turn"]):
+            counts = zone_counts(state, last["turn"])
+            assert max(counts.values(), default=0) <= ZONE_LIMIT, (step, last["turn"], counts)
+            ended.append(state["no_mercy"] and not last["no_mercy"])
+        last.update(phase=state["phase"], turn=state["turn"], no_mercy=state["no_mercy"])
+
+    playout(2 + game % 2, 1000 + game, {"no_mercy": True}, check=check)
+    assert ended  # maneuvers ended under the check

@@ -351,6 +351,25 @@ def test_at_the_round_limit_the_free_peoples_win():
     assert GAME.result(after)["reason"] == "ring_destroyed"
 
 
+def test_the_round_limit_result_says_in_words_that_the_free_peoples_held_out():
+    """Issue 24 point 8, the decisions block's Ring clock (``max_rounds``: with no military
+    victory by then the Free Peoples win): the result says so, not "a winner with fewer points"."""
+    after = _end_round_with({"Minas Tirith": SH}, max_rounds=1)
+    result = GAME.result(after)
+    assert result["scores"] == {"0": 0, "1": 2}  # the Shadow is ahead on VP and still loses
+    assert result["summary"] == (
+        "The Free Peoples held out to the end of round 1: the Ring reached Mount Doom and was "
+        "destroyed. The Shadow took 2 of the 5 victory points it needed.")
+    assert GAME.view(after, FPS)["outcome"] == result["summary"]
+
+
+def test_a_military_victory_result_names_the_victory_points():
+    after = _end_round_with({"Minas Tirith": SH, "Helm's Deep": SH, "Edoras": SH})
+    assert GAME.result(after)["summary"] == (
+        "The Shadow won a military victory: 5 victory points of enemy Settlements (the goal was "
+        "5).")
+
+
 @pytest.mark.parametrize("scenario", ["south", "full"])
 def test_figures_are_conserved_through_a_random_game(scenario):
     state = GAME.fold(GAME.setup(2, GAME.load_options({"scenario": scenario}), Rng("c")))

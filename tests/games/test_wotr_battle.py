@@ -8,9 +8,19 @@ from __future__ import annotations
 from games.core import AUDITOR
 from games.wotr import GAME
 from games.wotr.data import FP, SH
-from games.wotr.engine import vp
+from games.wotr.engine import must_leave, vp
 from tests.games.dsl import given_state
-from tests.games.wotr_helpers import FPS, SHS, Dice, attack, board, no_cards, play
+from tests.games.wotr_helpers import (
+    FPS,
+    NO_CARD,
+    SHS,
+    Dice,
+    attack,
+    board,
+    move,
+    no_cards,
+    play,
+)
 
 PLAIN = {"Dead Marshes": {"gondor": [2, 0, 0]}, "North Ithilien": {"sauron": [3, 0, 0]}}
 
@@ -69,6 +79,17 @@ def test_an_attack_activates_and_advances_every_defending_nation_once():
     after = play(after, SHS, {"type": "continue_battle", "yes": True})
     after = play(after, FPS, {"type": "retreat", "to": ""})
     assert after["politics"]["rohan"]["step"] == 2  # once per battle
+
+
+def test_a_leader_alone_does_not_advance_his_nation_when_attacked():
+    """Issue 24 point 4, the seed: "방어군에 부대가 포함된 국가들의 정치 카운터들이 … 1칸 전진" -
+    only the Nations with *units* in the defending army advance: a Leader of Gondor alone in a
+    Rohan army does not move Gondor."""
+    armies = {"Folde": {"rohan": [2, 0, 0], "gondor": [0, 0, 1]},
+              "Druadan Forest": {"sauron": [3, 0, 0]}}
+    after = play(board(armies, war=("sauron",)), SHS, attack("Druadan Forest", "Folde"))
+    assert after["politics"]["rohan"] == {"step": 2, "active": True}
+    assert after["politics"]["gondor"] == {"step": 2, "active": False}
 
 
 # --- the combat round (§5) --------------------------------------------------------------------
@@ -198,6 +219,75 @@ def test_a_region_with_an_enemy_controlled_settlement_is_not_free():
     state = no_cards(play(state, SHS, attack("Osgiliath", "Lossarnach")), Dice(2, 2, 2, 2, 2))
     state = play(state, SHS, {"type": "continue_battle", "yes": True})
     assert {c["to"] for c in GAME.legal_commands(state, FPS)} == {"", "Minas Tirith", "Osgiliath"}
+
+
+def _to_retreat(armies, frm, to, war):
+    state = no_cards(play(board(armies, war=war), SHS, attack(frm, to)), Dice(2, 2, 2, 2, 2))
+    return play(state, SHS, {"type": "continue_battle", "yes": True})
+
+
+def test_a_nation_not_at_war_never_retreats_into_an_enemy_nations_region():
+    """Issue 24 point 3, the seed: "후퇴할 때에만 예외적으로 동맹국의 영토에 들어갈 수 있습니다"
+    (only when retreating may units not At War enter an *allied* Nation's land): Rohan, not at
+    war, attacked at Fords of Isen from Orthanc may not retreat into Gap of Rohan (Isengard)."""
+    armies = {"Fords of Isen": {"rohan": [2, 0, 0]}, "Orthanc": {"isengard": [3, 0, 0]}}
+    state = _to_retreat(armies, "Orthanc", "Fords of Isen", war=("isengard",))
+    assert state["politics"]["rohan"]["step"] > 0  # still not At War
+    targets = {c["to"] for c in GAME.legal_commands(state, FPS)}
+    assert targets == {"", "Fangorn", "Helm's Deep", "Westemnet"}
+    given_state(GAME, state).when({"type": "retreat", "to": "Gap of Rohan"}, FPS).rejected(
+        "not_free")
+
+
+def test_a_nation_at_war_may_retreat_into_a_free_enemy_region():
+    armies = {"Fords of Isen": {"rohan": [2, 0, 0]}, "Orthanc": {"isengard": [3, 0, 0]}}
+    state = _to_retreat(armies, "Orthanc", "Fords of Isen", war=("isengard", "rohan"))
+    assert "Gap of Rohan" in {c["to"] for c in GAME.legal_commands(state, FPS)}
+
+
+def test_a_nation_not_at_war_retreats_into_an_allied_nations_land():
+    """Issue 24 point 3: only when retreating may Rohan, not At War, enter Gondor's land."""
+    armies = {"Eastemnet": {"rohan": [2, 0, 0]}, "Western Emyn Muil": {"sauron": [3, 0, 0]}}
+    state = _to_retreat(armies, "Western Emyn Muil", "Eastemnet", war=("sauron",))
+    assert "Druadan Forest" in {c["to"] for c in GAME.legal_commands(state, FPS)}
+    after = play(state, FPS, {"type": "retreat", "to": "Druadan Forest"})
+    assert after["armies"]["Druadan Forest"] == {"rohan": [2, 0, 0]}
+    assert after["exiles"] == {"Druadan Forest": ["rohan"]}
+
+
+def _exiled_in_druadan_forest(war=("sauron",)):
+    armies = {"Druadan Forest": {"rohan": [2, 0, 0]}}
+    state = board(armies, war=war, dice={FP: ["muster_army"], SH: ["army"]}, turn=FP)
+    state["exiles"] = {"Druadan Forest": ["rohan"]}
+    return state
+
+
+def test_units_that_retreated_into_an_allied_land_must_leave_it_with_their_next_move():
+    """Issue 24 point 3, the seed: "하지만 다음에 그 피규어들을 이동시키려고 하면 ('전쟁 중'이 아닌
+    한) 무조건 그 영토에서 나와야 합니다" - the next time those figures move, unless their Nation
+    is now At War, they must leave that land (enforced by its own rule, not the border rule)."""
+    state = _exiled_in_druadan_forest()
+    assert must_leave(state, "rohan", "Druadan Forest", "Minas Tirith")
+    assert not must_leave(state, "rohan", "Druadan Forest", "Folde")
+    assert not must_leave(state, "gondor", "Druadan Forest", "Minas Tirith")
+    targets = {c["to"] for c in GAME.legal_commands(state, FPS) if c["type"] == "move"}
+    assert targets == {"Eastemnet", "Folde", "Dead Marshes", "Western Emyn Muil", "Osgiliath"}
+    given_state(GAME, state).when(move("Druadan Forest", "Minas Tirith", die="muster_army"),
+                                  FPS).rejected("not_at_war")
+    after = play(state, FPS, move("Druadan Forest", "Folde", die="muster_army"))
+    assert after["exiles"] == {}
+
+
+def test_units_that_retreated_stay_if_not_moved_and_are_free_once_at_war():
+    """The seed: "(… 일부러 이동 안 시켜서 안 빼도 된다고 합니다)" - they need not move; and once
+    their own Nation is At War the obligation ends."""
+    state = _exiled_in_druadan_forest()
+    after = play(state, FPS, {"type": "skip_die", "die": "muster_army"})
+    assert after["exiles"] == {"Druadan Forest": ["rohan"]}
+    at_war = _exiled_in_druadan_forest(war=("sauron", "rohan"))
+    assert not must_leave(at_war, "rohan", "Druadan Forest", "Minas Tirith")
+    assert "Minas Tirith" in {c["to"] for c in GAME.legal_commands(at_war, FPS)
+                              if c["type"] == "move"}
 
 
 def test_the_attacker_may_advance_after_the_defender_is_gone():
@@ -357,16 +447,42 @@ def test_combat_cards_are_chosen_secretly_and_revealed_together():
     from games.wotr.data import DECKS
     card = DECKS[SH][0]
     state = _battle(PLAIN, "North Ithilien", "Dead Marshes", hands={SH: [card]})
-    assert GAME.pending(state).keys() == {FPS, SHS}  # simultaneous
     chosen = play(state, SHS, {"type": "combat_card", "card": card, "x": 0})
     assert card in GAME.secrets(chosen, FPS)
     assert f'"{card}"' not in str(GAME.view(chosen, FPS)).replace("'", '"')
     assert GAME.view(chosen, FPS)["battle"]["chosen"] == {FP: False, SH: True}
     event = given_state(GAME, state).when({"type": "combat_card", "card": card, "x": 0},
                                           SHS).events[0]
-    assert GAME.redact(event, FPS).data == {"side": SH}
+    assert GAME.redact(event, FPS).data == {"side": SH, "played": True}
     assert GAME.redact(event, AUDITOR) == event
     assert GAME.view(chosen, SHS)["battle"]["cards"][SH] == card
+
+
+def test_the_attacker_declares_a_combat_card_first_then_the_defender():
+    """Issue 24 point 5, the seed: "공격자가 먼저, 방어자가 나중에 선언하는데요. 사용하기로
+    결정하면 카드를 뒤집어서 놓습니다" - the attacker declares first, then the defender; a card
+    played is laid face down, so the defender knows whether one was played, not which."""
+    from games.wotr.data import DECKS
+    sh_card, fp_card = DECKS[SH][0], DECKS[FP][0]
+    state = _battle(PLAIN, "North Ithilien", "Dead Marshes", hands={SH: [sh_card], FP: [fp_card]})
+    assert GAME.pending(state).keys() == {SHS}  # the attacker (Shadow) alone is asked
+    assert GAME.legal_commands(state, FPS) == []
+    given_state(GAME, state).when({"type": "combat_card", "card": fp_card, "x": 0},
+                                  FPS).rejected("not_your_turn")
+    chosen = play(state, SHS, {"type": "combat_card", "card": sh_card, "x": 0})
+    assert GAME.pending(chosen).keys() == {FPS}
+    seen = GAME.view(chosen, FPS)["battle"]
+    assert seen["played"] == {FP: False, SH: True} and seen["cards"][SH] is None
+    declined = play(state, SHS, NO_CARD)
+    assert GAME.view(declined, FPS)["battle"]["played"] == {FP: False, SH: False}
+
+
+def test_when_the_free_peoples_attack_they_declare_their_card_first():
+    armies = {"Dead Marshes": {"gondor": [2, 0, 0]}, "North Ithilien": {"sauron": [3, 0, 0]}}
+    state = board(armies, turn=FP, dice={FP: ["muster_army"], SH: ["army"]})
+    state = play(state, FPS, attack("Dead Marshes", "North Ithilien", die="muster_army"))
+    assert GAME.pending(state).keys() == {FPS}
+    assert GAME.pending(play(state, FPS, NO_CARD)).keys() == {SHS}
 
 
 # --- views (the decisions block: hands secret; map, dice and reinforcements public) -----------

@@ -9,7 +9,7 @@ import pytest
 from games.wotr import GAME
 from games.wotr.data import CARDS, FP, SH
 from tests.games.dsl import given_state
-from tests.games.wotr_helpers import FPS, SHS, Dice, attack, board, play
+from tests.games.wotr_helpers import FPS, NO_CARD, SHS, Dice, attack, board, play
 
 
 def card(combat: str) -> str:
@@ -47,7 +47,7 @@ def test_advantageous_position_takes_one_from_shadow_dice_at_home():
 def test_advantageous_position_needs_a_free_peoples_nation_region():
     state = board({"Dead Marshes": {"gondor": [2, 0, 0]}, "North Ithilien": {"sauron": [3, 0, 0]}},
                   hands={FP: [card("advantageous_position")]})
-    state = play(state, SHS, attack("North Ithilien", "Dead Marshes"))
+    state = play(play(state, SHS, attack("North Ithilien", "Dead Marshes")), SHS, NO_CARD)
     given_state(GAME, state).when({"type": "combat_card", "card": card("advantageous_position"),
                                    "x": 0}, FPS).rejected("requirement_not_met")
 
@@ -159,7 +159,7 @@ def test_scouts_retreat_before_the_combat_roll():
 def test_a_card_requirement_must_be_met():
     state = board({"Dead Marshes": {"gondor": [2, 0, 0]}, "North Ithilien": {"sauron": [3, 0, 0]}},
                   hands={FP: [card("charge")]})
-    state = play(state, SHS, attack("North Ithilien", "Dead Marshes"))
+    state = play(play(state, SHS, attack("North Ithilien", "Dead Marshes")), SHS, NO_CARD)
     given_state(GAME, state).when({"type": "combat_card", "card": card("charge"), "x": 0},
                                   FPS).rejected("requirement_not_met")
 

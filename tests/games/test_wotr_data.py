@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from pathlib import Path
 
 from games.wotr.data import (
     CARDS,
@@ -79,9 +81,17 @@ def test_each_side_has_a_24_card_strategy_deck_with_unique_ids():
 def test_the_catalog_lists_wotr_with_its_scenarios_and_bot_levels():
     from service.catalog import catalog
     entry = next(g for g in catalog() if g["name"] == "wotr")
-    assert (entry["min_seats"], entry["max_seats"]) == (2, 2)
+    assert (entry["min_seats"], entry["max_seats"]) == (2, 4)  # two seats a side (§16)
     scenario = entry["options"]["properties"]["scenario"]
     assert scenario["enum"] == ["full", "south"] and scenario["default"] == "full"
     assert entry["bot_levels"] == ["random", "basic", "expert"]
     assert {"move", "attack", "muster", "combat_card", "take_hit", "retreat"} <= set(
         entry["commands"])
+
+
+def test_the_spec_states_the_edge_count_of_the_table_it_transcribes():
+    """Issue 24 point 9: wotr.md §0 said 234 edges; the §13.2 table (map.json) holds 232."""
+    spec = (Path(__file__).parents[2] / "docs/rules/wotr.md").read_text()
+    edges = {frozenset((name, other)) for name, r in REGIONS.items() for other in r.adjacent}
+    stated = {int(n) for n in re.findall(r"(\d+) undirected edges", spec)}
+    assert stated == {len(edges)} == {232}

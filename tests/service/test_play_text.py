@@ -33,6 +33,15 @@ def test_wotr_cards_are_named_by_their_event_and_combat_title():
         "The Spirit of Mordor (Scouts, initiative 1)")
 
 
+def test_a_result_ends_with_the_games_own_words_for_how_it_ended():
+    """Issue 24 point 8: War of the Ring's round limit reads as the Free Peoples holding out."""
+    summary = "The Free Peoples held out to the end of round 1: the Ring reached Mount Doom."
+    game = {"seats": [{"seat": 0, "name": "ann"}, {"seat": 1, "name": "bob"}],
+            "result": {"winners": [0], "scores": {"0": 0, "1": 2}, "summary": summary}}
+    assert play_text.result_text(game) == (
+        "Game over. Winner: ann. Scores: ann 0, bob 2. " + summary)
+
+
 def test_loot_cards_are_named_as_a_player_would():
     assert play_text.describe_card("loot", "M8a") == "M8a (merchant, 8 gold)"
     assert play_text.describe_card("loot", "P-blue-1a") == "P-blue-1a (blue pirate, 1 skull)"

@@ -476,7 +476,8 @@ function drawResult(body, n) {
     el('strong', {}, 'Game over. '),
     winners.length ? `Winner${winners.length > 1 ? 's' : ''}: ${winners.join(', ')}.` : 'No winner.',
     scores ? ` Scores: ${scores}.` : '',
-    result.reason ? ` (${words(result.reason)})` : '');
+    // a game's own sentence for how it ended, else its reason code in words
+    result.summary ? ` ${result.summary}` : (result.reason ? ` (${words(result.reason)})` : ''));
 }
 
 // Every open decision with its clock: reaction windows and turn clocks count down live

@@ -242,7 +242,9 @@ function battleNode(view, picker, who) {
       return b.revealed[s] ? cardTitle(b.revealed[s]) : "no card";
     }
     if (b.cards?.[s]) return `${cardTitle(b.cards[s])} (secret)`;
-    if (b.chosen) return b.chosen[s] ? "chosen (face down)" : "not chosen yet";
+    // wotr.md §5.1: a card played lies face down, so whether one was played shows
+    if (b.chosen && b.chosen[s]) return b.played?.[s] === false ? "no card" : "a card face down";
+    if (b.chosen) return s === b.attacker ? "declares first" : "declares after the attacker";
     return b.cards?.[s] === "" ? "no card" : "—";
   };
   const rolls = (b.rolls || []).map((r) => h("li", {},
@@ -293,7 +295,7 @@ export function render(root, ctx) {
   const win = view.vp_to_win || {};
   const status = h("section", { class: "wotr-status", "aria-label": "the war" },
     h("p", { class: "wotr-round" }, view.over ?
-      `Game over: the ${SIDE_NAME[view.winner] || "—"} win (${(view.reason || "").replaceAll("_", " ")})` :
+      (view.outcome || `Game over: the ${SIDE_NAME[view.winner] || "—"} win`) :
       `Round ${view.round} of ${view.max_rounds} · ${SIDE_NAME[view.turn]} to act`),
     h("p", { class: "wotr-vp" },
       h("span", { class: "side-fp", "data-vp": vp.fp }, `${SIDE_NAME.fp} ${vp.fp}/${win.fp} VP`),
@@ -306,10 +308,16 @@ export function render(root, ctx) {
         "data-face": face, type: mine ? "button" : null }, FACE[face] || face);
       return mine ? picker.bind(node, `die:${face}`) : node;
     });
+    // wotr.md §16: with two seats a side each seat has its own Nations and hand
+    const seating = (view.seating || [{ seat: side === "fp" ? 0 : 1, hand: side }])
+      .filter((s) => !s.side || s.side === side);
+    const holders = seating.map((s) => `${who(s.seat)}` +
+      (s.name && seating.length > 1 ? ` (${s.name}: ${s.nations.map(nationName).join(", ")})` : "") +
+      ` ${cards(view.hand_counts?.[s.hand] ?? 0)}`).join("; ");
     status.append(h("p", { class: `wotr-dice side-${side}` },
-      h("b", {}, `${SIDE_NAME[side]} (${who(side === "fp" ? 0 : 1)}): `),
+      h("b", {}, `${SIDE_NAME[side]}: `),
       dice.length ? dice : "no dice left",
-      ` · ${cards(view.hand_counts?.[side] ?? 0)} in hand, ${view.deck_counts?.[side] ?? 0} in the deck`));
+      ` · in hand: ${holders} · ${view.deck_counts?.[side] ?? 0} in the deck`));
   }
   if (view.action) {
     status.append(h("p", { class: "wotr-action" },

@@ -44,6 +44,7 @@ def view(game: Game, state: State, viewer: Viewer) -> dict[str, Any]:
         "max_rounds": state["max_rounds"], "vp_to_win": dict(state["vp"]),
         "vp": {s: vp(state, s) for s in SIDES}, "turn": state["turn"],
         "dice": copy.deepcopy(state["dice"]), "action": copy.deepcopy(state["action"]),
+        "order": copy.deepcopy(state.get("order")),
         "armies": copy.deepcopy(state["armies"]), "boxes": copy.deepcopy(state["boxes"]),
         "reinforcements": copy.deepcopy(state["reinf"]), "eliminated": copy.deepcopy(state["dead"]),
         "control": dict(state["control"]), "politics": copy.deepcopy(state["politics"]),

@@ -51,11 +51,13 @@ def board(armies: dict[str, Any] | None = None, *, dice: dict[str, list[str]] | 
     return state
 
 
-def play(state: State, seat: int, command: Command, rng: Rng | None = None) -> State:
+def play(state: State, seat: int, command: Command, rng: Rng | None = None,
+         keep_order: bool = False) -> State:
     """``state`` after ``seat`` plays ``command``; a move or attack sent without its figures
-    then takes every figure that may go (the first choice offered) when the seat is asked."""
+    then takes every figure that may go (the first choice offered) when the seat is asked,
+    unless ``keep_order`` (the question is left open)."""
     after = given_state(GAME, state).when(command, seat, rng or Rng("play")).then_state()
-    if after.get("order") and command["type"] in ("move", "second_move", "attack"):
+    if after.get("order") and not keep_order:
         after = play(after, seat, GAME.legal_commands(after, seat)[0], rng)
     return after
 

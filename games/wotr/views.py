@@ -79,6 +79,10 @@ def summary(state: State, side: str | None) -> list[str]:
     if b is not None:
         lines.append(f"battle: {b['attacker']} attacks {b['region']} ({b['kind']}, round "
                      f"{b['round']}, {b['stage']}); attackers {_figures(b['att'])}")
+    order = state.get("order")
+    if order:
+        lines.append(f"{order['side']} {order['order']} {order['from']} -> {order['to']}: "
+                     "which figures go?")
     if side:
         lines.append(f"hand: {', '.join(state['hands'][side]) or '-'}")
     for region in sorted(state["armies"]):

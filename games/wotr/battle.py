@@ -6,9 +6,10 @@ retreat, advance; cities and fortifications; sieges, sorties, relief and capture
 
     attacker, defender   sides; kind: "field" | "siege" | "sortie"
     region               where the defending army stands (its field, or its Stronghold box)
-    origin               where the attacking force returns to: a region or "box:<region>"
+    origin               the attacking army's place: a region or "box:<region>" (a sortie)
     def_loc              the defending army's location (region or "box:<region>")
-    att                  the attacking force (the rearguard stays in ``origin``)
+    att                  the attacking force: the figures of ``origin`` that fight (they never
+                         leave it, §4; the rest are the rearguard), model.py's "att" location
     round                combat round number; city: the first round's hits-on-6 applies (§6)
     stage                the step in progress (prompt stages below, automatic ones in ``run``)
     cards, x             each side's chosen card ("" none, None not chosen yet) and its X
@@ -20,14 +21,15 @@ retreat, advance; cities and fortifications; sieges, sorties, relief and capture
 Prompt stages: siege_choice (defender), besiege (attacker), cards (the attacker, then the
 defender; secret until both chose), scouts (defender), casualties (attacker's hits first,
 removals are simultaneous since every roll is made before them), extend (siege attacker),
-cease (attacker), retreat (defender), advance (attacker).
+cease (attacker), retreat (defender), advance (attacker: which attacking figures enter,
+figures.py).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.core import Command, Prompt, State, ensure
+from games.core import Command, Prompt, Rejected, State, ensure
 from games.wotr import seats
 from games.wotr.casualties import (
     auto_casualty,
@@ -60,17 +62,18 @@ from games.wotr.engine import (
     card_data,
     end_action,
     entered,
+    may_enter,
     may_retreat_into,
     neighbours,
     remove_to_pool,
     trim,
 )
+from games.wotr.figures import Counts, as_counts, check_split, less, options, pick
 from games.wotr.model import (
     ADVANCE,
     ARMY_ADVANCED,
     ARMY_MOVED,
     ARMY_RETREATED,
-    ATTACKERS_RETURNED,
     BATTLE_ENDED,
     BATTLE_ROUND_ENDED,
     BATTLE_STARTED,
@@ -103,14 +106,14 @@ from games.wotr.model import (
 
 PROMPTS = {
     "siege_choice": Prompt((WITHDRAW,), "reaction", "field battle or retreat into the siege?"),
-    "besiege": Prompt((BESIEGE,), "reaction", "advance and lay siege?"),
+    "besiege": Prompt((BESIEGE,), "reaction", "which figures advance and lay siege?"),
     "cards": Prompt((COMBAT_CARD,), "reaction", "choose a combat card (secret)"),
     "scouts": Prompt((RETREAT,), "reaction", "Scouts: retreat before the combat roll?"),
     "casualties": Prompt((TAKE_HIT,), "reaction", "remove casualties"),
     "extend": Prompt((EXTEND_SIEGE,), "reaction", "reduce an Elite to fight another round?"),
     "cease": Prompt((CONTINUE_BATTLE,), "reaction", "continue the attack or cease?"),
     "retreat": Prompt((RETREAT,), "reaction", "retreat or stand?"),
-    "advance": Prompt((ADVANCE,), "reaction", "advance into the region?"),
+    "advance": Prompt((ADVANCE,), "reaction", "which figures advance into the region?"),
 }
 _PRE = {"swarm_of_bats", "scouts", "charge", "sudden_strike", "relentless_assault"}
 _POST = {"onslaught", "great_host", "we_come_to_kill"}
@@ -121,9 +124,10 @@ X_MAX = {"relentless_assault": 2, "onslaught": 4}  # wotr.md §12: "up to 2" / "
 
 
 def start(tx: Tx, side: str, origin: str, region: str, kind: str, force: Army) -> None:
-    """wotr.md §4: the attacking part leaves its rearguard; every Nation with units in the
-    defending army advances one step on the Political track (once per battle) and an FP Nation
-    is activated."""
+    """wotr.md §4: ``force`` attacks from ``origin`` and stays there ("공격군이 전투 지역으로
+    들어가지 않습니다": the attacker does not enter the battle's region), the rest of the army
+    is its rearguard; every Nation with units in the defending army advances one step on the
+    Political track (once per battle) and an FP Nation is activated."""
     state = tx.state
     def_loc = "box:" + region if kind == "siege" else region
     defenders = location(state, def_loc) or {}
@@ -326,10 +330,12 @@ def _end_round(tx: Tx) -> None:
     tx.emit(BATTLE_ROUND_ENDED, round=b["round"] + 1)
     region = b["region"]
     if b["kind"] == "siege":
-        if def_left == 0 and att_left > 0:
+        if def_left == 0 and units(state["armies"].get(region)) > 0:
+            # wotr.md §7 Capture [DZ-capture]: the garrison is gone and the besieger still has a
+            # unit in the region, counting the rearguard that stayed out of the battle.
             _clear(tx, b["def_loc"])
             finish(tx)
-            capture(tx, att_side, region)  # §7: the garrison is gone, the besieger remains
+            capture(tx, att_side, region)
             end_action(tx, att_side)
         elif att_left == 0 or def_left == 0 or not extend_options(state):
             finish(tx)
@@ -363,13 +369,11 @@ def _clear(tx: Tx, loc: str) -> None:
 
 
 def finish(tx: Tx) -> None:
-    """The battle ends: the attacking force returns to where it came from (or its leaders die
-    with it) and the round's cards are discarded."""
+    """The battle ends: the attacking force is simply its region's army again (it never left,
+    §4), or its leaders die with it; the round's cards are discarded."""
     b = tx.state["battle"]
     if units(b["att"]) == 0:
         _clear(tx, "att")
-    elif b["att"]:
-        tx.emit(ATTACKERS_RETURNED, src="att", dst=b["origin"], figures=copy_army(b["att"]))
     tx.emit(BATTLE_ENDED, attacker=b["attacker"], region=b["region"])
 
 
@@ -443,9 +447,11 @@ def legal(state: State, side: str) -> list[Command]:
         return out
     if stage == "casualties":
         return hit_options(state, side)
-    if stage in ("siege_choice", "besiege", "cease", "advance"):
-        kind = {"siege_choice": WITHDRAW, "besiege": BESIEGE, "cease": CONTINUE_BATTLE,
-                "advance": ADVANCE}[stage]
+    if stage in ("besiege", "advance"):
+        kind = BESIEGE if stage == "besiege" else ADVANCE
+        return [{"type": kind, "figures": c} for c in advance_choices(state)]
+    if stage in ("siege_choice", "cease"):
+        kind = WITHDRAW if stage == "siege_choice" else CONTINUE_BATTLE
         return [{"type": kind, "yes": False}, {"type": kind, "yes": True}]
     if stage == "extend":
         return [{"type": EXTEND_SIEGE, "nation": n} for n in ["", *extend_options(state)]]
@@ -465,7 +471,8 @@ def _may_withdraw(state: State) -> bool:
 
 def default(state: State, side: str) -> Command:
     """What a clock plays: no card, the cheapest casualty (a Regular of the largest Nation),
-    stand, cease, no extra siege round, advance and besiege (keeping what was won)."""
+    stand, cease, no extra siege round, advance and besiege with every attacker that may
+    (keeping what was won)."""
     b = state["battle"]
     stage = b["stage"]
     if stage == "cards":
@@ -478,7 +485,7 @@ def default(state: State, side: str) -> Command:
             return {"type": TAKE_HIT, "nation": nation, "kind": "regular"}
         return hit_options(state, side)[0]
     if stage in ("besiege", "advance"):
-        return {"type": BESIEGE if stage == "besiege" else ADVANCE, "yes": True}
+        return legal(state, side)[0]
     if stage == "siege_choice":
         return {"type": WITHDRAW, "yes": False}
     if stage == "cease":
@@ -509,7 +516,7 @@ def decide(tx: Tx, command: Command, side: str) -> None:
         else:
             _stage(tx, "cards")
     elif kind == BESIEGE:
-        _besiege(tx, command["yes"])
+        _besiege(tx, as_counts(command))
         return
     elif kind == CONTINUE_BATTLE:
         if not command["yes"]:
@@ -520,7 +527,7 @@ def decide(tx: Tx, command: Command, side: str) -> None:
     elif kind == RETREAT:
         _retreat(tx, side, command["to"], stage)
     elif kind == ADVANCE:
-        _advance(tx, command["yes"])
+        _advance(tx, as_counts(command))
         return
     elif kind == EXTEND_SIEGE:
         nation = command["nation"]
@@ -574,11 +581,14 @@ def _withdraw(tx: Tx) -> None:
     _stage(tx, "besiege", def_loc="box:" + region)
 
 
-def _besiege(tx: Tx, yes: bool) -> None:
+def _besiege(tx: Tx, want: Counts) -> None:
+    """§7: the attacker may advance (some or all of its attacking figures): the Stronghold is
+    then under siege."""
     b = tx.state["battle"]
     region, attacker = b["region"], b["attacker"]
-    if yes:
-        tx.emit(ARMY_ADVANCED, src="att", dst=region, figures=copy_army(b["att"]))
+    going = advancing(tx.state, want)
+    if going:
+        tx.emit(ARMY_ADVANCED, src="att", dst=region, figures=going)
         entered(tx, attacker, region)
     else:
         # JC-spec §7 reading: no siege, the garrison returns to the field.
@@ -615,14 +625,39 @@ def _retreat(tx: Tx, side: str, to: str, stage: str) -> None:
     _stage(tx, "advance")
 
 
-def _advance(tx: Tx, yes: bool) -> None:
-    """§5 end of battle: the attacker may move in; entering a Settlement captures it (§8)."""
+def _advance(tx: Tx, want: Counts) -> None:
+    """§5 end of battle: "some or all of the attackers may enter" ("공격군 중 일부나 전부가 그
+    지역으로 들어갈 수 있습니다"); entering a Settlement captures it (§8)."""
     b = tx.state["battle"]
     region, attacker = b["region"], b["attacker"]
-    if yes:
-        tx.emit(ARMY_ADVANCED, src="att", dst=region, figures=copy_army(b["att"]))
+    going = advancing(tx.state, want)
+    if going:
+        tx.emit(ARMY_ADVANCED, src="att", dst=region, figures=going)
         entered(tx, attacker, region)
     finish(tx)
     end_action(tx, attacker)
 
 
+
+
+def advancing(state: State, want: Counts) -> Army:
+    """The attacking figures that advance for ``want`` (none when all counts are zero): at
+    least one unit, and no Leader left in the attacker's region without one (figures.py)."""
+    b = state["battle"]
+    if not any(want.values()):
+        return {}
+    going = pick(b["att"], want, lambda n: may_enter(state, n, b["region"]))
+    check_split(less(location(state, b["origin"]), going), going, needs_unit=True)
+    return going
+
+
+def advance_choices(state: State) -> list[Counts]:
+    """Every count of attacking figures that may advance, the most first, none last."""
+    def valid(want: Counts) -> bool:
+        try:
+            advancing(state, want)
+        except Rejected:
+            return False
+        return True
+
+    return options(state["battle"]["att"], valid)

@@ -6,6 +6,9 @@ the public map data), never the state.
 the enemy's Settlements, garrisons its own threatened Strongholds, musters at the front, brings
 its Nations to war, plays the combat card that helps most, takes Regulars as casualties first,
 retreats or withdraws into a siege when outnumbered, and presses a siege only with the odds.
+Choosing figures (wotr.md §3-§5): everything goes, except a Regular kept as garrison in a
+threatened own Settlement, and its Leaders/Nazgûl kept home (with a Regular) when the attack is
+against the odds, so they do not die with the army.
 """
 
 from __future__ import annotations
@@ -92,7 +95,7 @@ class _Board:
 
 
 def _attack_score(b: _Board, c: Command) -> float:
-    src, dst, leave = c["from"], c["to"], c["leave"]
+    src, dst, leave = c["from"], c["to"], _kept(b, c["from"])
     if src == dst and dst in b.boxes and _side_of(b.boxes[dst]) == b.side:
         mine, theirs, penalty = b.boxes[dst], b.armies.get(dst), 1.0  # sortie
     elif src == dst:
@@ -106,7 +109,7 @@ def _attack_score(b: _Board, c: Command) -> float:
 
 
 def _move_score(b: _Board, c: Command) -> float:
-    src, dst, leave = c["from"], c["to"], c["leave"]
+    src, dst, leave = c["from"], c["to"], _kept(b, c["from"])
     army = b.armies.get(src) or {}
     moving = _units(army) - leave
     score = 0.0
@@ -126,6 +129,56 @@ def _move_score(b: _Board, c: Command) -> float:
     if b.side == "fp":
         score -= 1.0  # the Free Peoples gain by waiting for the Ring's clock
     return score - 0.2 * leave
+
+
+def _kept(b: _Board, src: str) -> int:
+    """Units ``basic`` keeps back in ``src``: one to hold a threatened own Settlement."""
+    army = b.armies.get(src)
+    guard = (b.mine(src) and REGIONS[src].settlement is not None and b.threat(src) > 0
+             and _side_of(army) == b.side)
+    return 1 if guard and _units(army) > 1 else 0
+
+
+def _wanted(b: _Board, src: str, kind: str, odds: float, army: Army | None) -> dict[str, int]:
+    """The figures ``basic`` sends from ``army`` in ``src`` (a move, attack or advance; an
+    attack's rearguard already holds ``src`` when the advancing force is not all of it)."""
+    army = army or {}
+    total = {k: sum(f[i] for f in army.values()) for i, k in enumerate(("regular", "elite",
+                                                                          "leader"))}
+    alone = kind != "advance" or _units(b.armies.get(src)) == _units(army)
+    keep = _kept(b, src) if alone else 0
+    if kind == "attack" and odds < 1.0 and total["leader"] and total["regular"] + total[
+            "elite"] > 1:
+        keep = max(keep, 1)  # §4: keep the Leaders/Nazgûl out of a risky attack
+        total["leader"] = 0
+    take_regulars = min(keep, total["regular"])
+    total["regular"] -= take_regulars
+    total["elite"] -= keep - take_regulars
+    return total
+
+
+def _closest(legal: list[Command], want: dict[str, int]) -> Command:
+    """The legal figure choice nearest ``want`` (the first of equals)."""
+    return min(legal, key=lambda c: sum(abs(c["figures"][k] - want[k]) for k in want))
+
+
+def _figures_choice(b: _Board, legal: list[Command]) -> Command | None:
+    """A choose_figures, advance or besiege choice (see the module docstring)."""
+    view = b.view
+    if legal[0]["type"] == "choose_figures":
+        order = view["order"]
+        src, dst = order["from"], order["to"]
+        boxed = src == dst and _side_of(b.boxes.get(src)) == b.side
+        army = (b.boxes if boxed else b.armies).get(src)
+        theirs = b.armies.get(dst) if boxed or src != dst else b.boxes.get(dst)
+        odds = _strength(army) / max(_strength(theirs), 0.5)
+        return _closest(legal, _wanted(b, src, order["order"], odds, army))
+    if legal[0]["type"] in ("advance", "besiege"):
+        battle = view["battle"]
+        origin = battle["origin"]
+        src = origin[4:] if origin.startswith("box:") else origin
+        return _closest(legal, _wanted(b, src, "advance", 1.0, battle["att"]))
+    return None
 
 
 def _muster_score(b: _Board, c: Command) -> float:
@@ -171,8 +224,6 @@ def _battle_choice(b: _Board, legal: list[Command]) -> Command | None:
         return {"type": kind, "yes": odds >= 1.2}
     if kind == "withdraw":
         return {"type": kind, "yes": odds < 0.8}
-    if kind in ("besiege", "advance"):
-        return {"type": kind, "yes": True}
     if kind == "extend_siege":
         return legal[-1] if odds >= 2.0 else legal[0]
     if kind == "retreat":
@@ -191,7 +242,7 @@ def basic(seen: Seen, rng: Rng) -> Command:
     """Greedy one-move heuristic (see the module docstring)."""
     view, legal = seen.view, seen.legal
     b = _Board(view)
-    choice = _battle_choice(b, legal)
+    choice = _figures_choice(b, legal) or _battle_choice(b, legal)
     if choice is not None and choice in legal:
         return choice
     best: list[Command] = []
@@ -263,7 +314,8 @@ def sample_state(seen: Seen, rng: Rng) -> dict[str, Any]:
                      "seats": view.get("seats", 2)})
     state.update(copy.deepcopy({
         "round": view["round"], "turn": view["turn"], "dice": view["dice"],
-        "action": view["action"], "armies": view["armies"], "boxes": view["boxes"],
+        "action": view["action"], "order": view.get("order"), "armies": view["armies"],
+        "boxes": view["boxes"],
         "reinf": view["reinforcements"], "dead": view["eliminated"],
         "control": view["control"], "politics": view["politics"], "discards": view["discards"],
         "exiles": view.get("exiles", {}), "battle": view["battle"], "over": view["over"],

@@ -44,11 +44,13 @@ from games.wotr.model import (
     DIE_USED,
     ELITE_REDUCED,
     EXCESS_REMOVED,
+    FIGURES_CHOSEN,
     GAME_ENDED,
     GAME_STARTED,
     HITS_SCORED,
     LEADERS_REMOVED,
     NATION_ACTIVATED,
+    ORDER_DECLARED,
     PASSED,
     POLITICAL_ADVANCED,
     ROUND_STARTED,
@@ -86,7 +88,7 @@ def initial(data: dict[str, Any]) -> State:
     return {
         "scenario": data["scenario"], "regions": regions, "vp": dict(data["vp"]),
         "max_rounds": data["max_rounds"], "round": 0, "turn": FP, "rolled": False,
-        "dice": {FP: [], SH: []}, "action": None, "armies": armies, "boxes": {},
+        "dice": {FP: [], SH: []}, "action": None, "order": None, "armies": armies, "boxes": {},
         "reinf": {n: list(f) for n, f in REINFORCEMENTS.items()},
         "dead": {n: [0, 0, 0] for n in NATIONS},
         # §6: a Fortification is not a Settlement (no control, no VP, no mustering).
@@ -121,6 +123,10 @@ def evolve(state: State, event: Event) -> State:
                            "to": list(data["to"]), "arrived": copy.deepcopy(data["arrived"])}
     elif kind == ACTION_CLOSED:
         state["action"] = None
+    elif kind == ORDER_DECLARED:
+        state["order"] = copy.deepcopy(data)
+    elif kind == FIGURES_CHOSEN:
+        state["order"] = None
     elif kind == CARD_DRAWN:
         state["decks"][data["side"]].remove(data["card"])
         state["hands"][_hand(data)].append(data["card"])
@@ -400,6 +406,28 @@ def settle(tx: Tx) -> None:
         army = location(state, loc)
         if army and units(army) > limit:
             tx.emit(EXCESS_REMOVED, src=loc, dst="reinf", figures=trim(army, limit))
+
+
+def invariant_breaks(state: State) -> list[str]:
+    """What is wrong with ``state`` after a command (none expected; the property test of issue
+    24): a region holds figures of both sides, except a besieged Stronghold with its garrison
+    inside and the besiegers outside (§7, and the attacker never enters the battle's region,
+    §4); and, between actions, a region over 10 units or a besieged Stronghold over 5 (§1)."""
+    out = []
+    for region in sorted({*state["armies"], *state["boxes"]}):
+        field, box = state["armies"].get(region), state["boxes"].get(region)
+        for where, army in (("field", field), ("box", box)):
+            if len({NATION_SIDE[n] for n in army or {}}) > 1:
+                out.append(f"{region}: both sides in its {where}: {army}")
+        if field and box and (army_side(field) == army_side(box)
+                              or REGIONS[region].settlement != STRONGHOLD):
+            out.append(f"{region}: {field} outside and {box} inside")
+    if state["action"] is None and state["battle"] is None and not state.get("order"):
+        for loc, limit in ([(r, STACK_LIMIT) for r in state["armies"]]
+                           + [("box:" + r, SIEGE_LIMIT) for r in state["boxes"]]):
+            if units(location(state, loc)) > limit:
+                out.append(f"{loc}: {units(location(state, loc))} units, over {limit}")
+    return out
 
 
 def end_action(tx: Tx, side: str) -> None:

@@ -7,6 +7,8 @@ State (plain JSON data; ``evolve`` mutates it in place)::
     round               the round number (1-based); turn: the side to act in the action phase
     dice                {side: [unused action-die faces]} (an Eye is lost when rolled, §2)
     action              None, or the Army-die action in progress: {side, from: [...], to: [...]}
+    order               None, or a move or attack declared without its figures, waiting for the
+                        same seat's choose_figures: {side, order, die, from, to} (wotr.md §3, §4)
     armies              {region: {nation: [regulars, elites, leaders]}}: figures on the map
     boxes               {region: {nation: [...]}}: a besieged army inside its Stronghold (§7)
     reinf, dead         {nation: [...]}: reinforcements; eliminated Free Peoples figures
@@ -38,19 +40,38 @@ class DieOnly(Schema):
     die = _FACE
 
 
+_COUNT = validate.Range(min=0, max=20)
+
+
+class Figures(Schema):
+    """How many figures of each kind go (wotr.md §3-§5: the player's choice, kind by kind)."""
+
+    regular = fields.Integer(load_default=0, validate=_COUNT)
+    elite = fields.Integer(load_default=0, validate=_COUNT)
+    leader = fields.Integer(load_default=0, validate=_COUNT)
+
+
 class Move(Schema):
-    """Move (or attack with) the army in ``from`` into ``to``, leaving ``leave`` units behind."""
+    """Move (or attack with) figures of the army in ``from`` into (or against) ``to``. Without
+    ``figures`` the same seat is asked which figures go when there is more than one choice."""
 
     die = _FACE
     from_ = fields.String(required=True, data_key="from", validate=_NAME)
     to = fields.String(required=True, validate=_NAME)
-    leave = fields.Integer(load_default=0, validate=validate.Range(min=0, max=20))
+    figures = fields.Nested(Figures, load_default=None)
 
 
 class SecondMove(Schema):
     from_ = fields.String(required=True, data_key="from", validate=_NAME)
     to = fields.String(required=True, validate=_NAME)
-    leave = fields.Integer(load_default=0, validate=validate.Range(min=0, max=20))
+    figures = fields.Nested(Figures, load_default=None)
+
+
+class FiguresOnly(Schema):
+    """The figures that go: a declared move or attack's, or those that advance after a battle
+    (all zero: none advance)."""
+
+    figures = fields.Nested(Figures, required=True)
 
 
 class Recruit(Schema):
@@ -112,12 +133,14 @@ DISCARD = "discard"
 WITHDRAW, BESIEGE, COMBAT_CARD, TAKE_HIT = "withdraw", "besiege", "combat_card", "take_hit"
 CONTINUE_BATTLE, RETREAT, ADVANCE, EXTEND_SIEGE = (
     "continue_battle", "retreat", "advance", "extend_siege")
+CHOOSE_FIGURES = "choose_figures"
 
 COMMANDS: dict[str, type[Schema]] = {
     MOVE: Move, SECOND_MOVE: SecondMove, END_ACTION: Empty, ATTACK: Move, MUSTER: Muster,
     DIPLOMACY: Diplomacy, DRAW_CARD: DieOnly, SKIP_DIE: DieOnly, PASS: Empty, DISCARD: CardOnly,
-    WITHDRAW: Flag, BESIEGE: Flag, COMBAT_CARD: CombatCardChoice, TAKE_HIT: TakeHit,
-    CONTINUE_BATTLE: Flag, RETREAT: Retreat, ADVANCE: Flag, EXTEND_SIEGE: NationOrNone,
+    WITHDRAW: Flag, BESIEGE: FiguresOnly, COMBAT_CARD: CombatCardChoice, TAKE_HIT: TakeHit,
+    CONTINUE_BATTLE: Flag, RETREAT: Retreat, ADVANCE: FiguresOnly, EXTEND_SIEGE: NationOrNone,
+    CHOOSE_FIGURES: FiguresOnly,
 }
 ACTION_KINDS = (MOVE, ATTACK, MUSTER, DIPLOMACY, DRAW_CARD, SKIP_DIE, PASS)
 
@@ -132,8 +155,13 @@ PASSED = "passed"
 TURN_PASSED = "turn_passed"
 ACTION_OPENED = "action_opened"  # an Army die may move a second army
 ACTION_CLOSED = "action_closed"
+ORDER_DECLARED = "order_declared"  # a move or attack waiting for its figures: {side, order, ...}
+FIGURES_CHOSEN = "figures_chosen"  # the declared order's figures: {side, figures}
 # Figure transfers: {src, dst, figures}; locations are a region (its field army), "box:<region>"
-# (a besieged army), "reinf", "dead" or "att" (the attacking force of the battle in progress).
+# (a besieged army), "reinf", "dead" or "att": the attacking force of the battle in progress,
+# which never leaves its region (wotr.md §4, the seed: "공격군이 전투 지역으로 들어가지
+# 않습니다"). "att" is a part of the figures at the battle's ``origin``: a transfer from the
+# origin into "att" marks figures as attacking, one out of "att" takes them from the origin too.
 ARMY_MOVED = "army_moved"
 FIGURES_MUSTERED = "figures_mustered"
 CASUALTIES_REMOVED = "casualties_removed"
@@ -216,6 +244,9 @@ def transfer(state: State, src: str, dst: str, figures: Army) -> None:
 
 
 def _add(state: State, loc: str, figures: Army, sign: int) -> None:
+    if loc == "att":
+        # The attacking figures stand in their own region all through the battle (§4).
+        _add(state, state["battle"]["origin"], figures, sign)
     if loc in ("reinf", "dead"):
         pool = state[loc]
         for nation, f in figures.items():
@@ -248,8 +279,6 @@ def figures_total(state: State) -> dict[str, list[int]]:
     out = {n: list(f) for n, f in state["reinf"].items()}
     places: list[Any] = [*state["armies"].values(), *state["boxes"].values(),
                          state["dead"]]
-    if state["battle"]:
-        places.append(state["battle"]["att"])
     for army in places:
         for n, f in army.items():
             out[n] = [a + b for a, b in zip(out[n], f, strict=True)]

@@ -4,17 +4,18 @@ machine shared by both in engine.py, views and redaction in views.py, the bots i
 
 Where the spec and the seed are silent, these choices hold (each has a test):
 
-- A move or attack names the army's region and ``leave``, the number of units staying behind:
-  units that may not go stay first, then Regulars before Elites; Leaders and Nazgûl always go
-  with the moving part. The army that was joined may move on without the joining figures.
+- A move or attack names how many figures of each kind go (figures.py; without them the same
+  seat is asked next, orders.py): units are taken from the Nations that may go in name order;
+  no Leader or Nazgûl is left without a unit. The army that was joined may move on without the
+  joining figures.
 - Units over a stacking limit are removed Regulars first; casualties are taken one hit at a time
   by their owner, and a hit with only one way to take it is applied without asking.
 - The Leader re-roll is made for every miss it may (it can only help); an Elite with no Regular
   left to replace it is removed by one hit; FP replacements come from eliminated units first.
 - Combat cards are chosen attacker first, then defender (who sees whether a card was laid face
   down), and revealed together; Relentless Assault and
-  Onslaught name their X with the card (capped so one unit survives). Advancing after a battle
-  moves the whole attacking force or none of it.
+  Onslaught name their X with the card (capped so one unit survives). After a battle the
+  attacker names the figures that advance (none, some or all).
 - A Free Peoples Leader is mustered only where Free Peoples units stand; Nazgûl left with no
   Shadow unit go back to reinforcements. Discarded cards lie face up.
 - The Ring's clock (``max_rounds``): with no military victory by the end of that round the
@@ -40,7 +41,7 @@ from games.core import (
     ensure,
 )
 from games.expert_shortlist import ShortlistGame
-from games.wotr import battle, bot, seats, views
+from games.wotr import battle, bot, orders, seats, views
 from games.wotr.data import (
     DECKS,
     DEFAULTS,
@@ -60,11 +61,8 @@ from games.wotr.engine import (
     battle_seat,
     card_data,
     end_action,
-    entered,
     evolve,
     field_side,
-    may_move,
-    neighbours,
     over_hand_limit,
     roll_dice,
     start_round,
@@ -73,11 +71,10 @@ from games.wotr.engine import (
 from games.wotr.model import (
     ACTION_CLOSED,
     ACTION_KINDS,
-    ACTION_OPENED,
-    ARMY_MOVED,
     ATTACK,
     CARD_DISCARDED,
     CARD_DRAWN,
+    CHOOSE_FIGURES,
     COMBAT_CARD_CHOSEN,
     COMMANDS,
     DIE_USED,
@@ -97,7 +94,6 @@ from games.wotr.model import (
     TURN_PASSED,
     Army,
     army_side,
-    leaders,
     other,
     units,
 )
@@ -125,6 +121,16 @@ def _army_at(state: State, command: Command, side: str) -> Army | None:
     return state["armies"].get(src)
 
 
+def _order_seat(state: State) -> Seat:
+    """The seat asked which figures go: the one that declared the order (its die is used when
+    the figures are chosen; a second move's die was used already, and the side's next die
+    passed to the teammate)."""
+    side = state["order"]["side"]
+    if state["action"] is not None:
+        return seats.teammate(state, seats.acting(state, side))
+    return seats.acting(state, side)
+
+
 def seat_may(state: State, seat: Seat, command: Command) -> bool:
     """Whether the command is this seat's to give when two seats share a side (decisions block;
     [DZ-multi]: a player acts only with the Nations he controls): a move or attack with an army
@@ -144,51 +150,12 @@ def seat_may(state: State, seat: Seat, command: Command) -> bool:
     return True
 
 
-def _split(state: State, side: str, army: Army, leave: int, blocked: Callable[[str], bool],
-           ) -> Army:
-    """The moving part of ``army`` when ``leave`` units stay: units that may not go stay first,
-    then Regulars before Elites; Leaders and Nazgûl always go with the moving part (an FP
-    Leader is never left alone, §1). Rejects a split that leaves nothing to move or moves a
-    unit that may not go."""
-    tokens = []
-    for nation in sorted(army):
-        r, e, _ = army[nation]
-        stuck = blocked(nation)
-        tokens += [(not stuck, 0, nation)] * r + [(not stuck, 1, nation)] * e
-    tokens.sort()
-    ensure(leave < len(tokens), "nothing_moves", "At least one unit must go.", leave=leave)
-    moving: Army = {}
-    for allowed, kind, nation in tokens[leave:]:
-        ensure(allowed, "not_at_war", f"{nation} units may not do that (not At War, §3/§4).",
-               nation=nation)
-        moving.setdefault(nation, [0, 0, 0])[kind] += 1
-    for nation in sorted(army):
-        if army[nation][2]:
-            moving.setdefault(nation, [0, 0, 0])[2] = army[nation][2]
-    return moving
-
-
-def _without(army: Army | None, exclude: Army | None) -> Army | None:
-    """``army`` less the figures in ``exclude`` (those that already moved in this action)."""
-    if army is None or not exclude:
-        return army
-    out = {}
-    for nation, f in army.items():
-        left = [a - b for a, b in zip(f, exclude.get(nation, [0, 0, 0]), strict=True)]
-        if any(left):
-            out[nation] = left
-    return out
-
-
-def _forced(army: Army, blocked: Callable[[str], bool]) -> int:
-    return sum(f[0] + f[1] for n, f in army.items() if blocked(n))
-
-
 class WarOfTheRing(ShortlistGame):
     name = "wotr"
     title = "War of the Ring — the war of nations"
     min_seats = 2
     max_seats = 4  # decisions block: two seats per side (3 or 4 players, wotr.md §16)
+    rules_version = "2"  # issue 24: figures chosen kind by kind; attackers stay in their region
     spec = "shared/rules/wotr.md"
     options = WotrOptionsSchema
     commands = COMMANDS
@@ -236,6 +203,8 @@ class WarOfTheRing(ShortlistGame):
         self._check_seat(state, seat, command)
         if kind == DISCARD:
             self._discard(tx, side, command["card"])
+        elif kind == CHOOSE_FIGURES:
+            orders.choose(tx, side, command)
         elif state["battle"] is not None:
             battle.decide(tx, command, side)
         elif kind in (SECOND_MOVE, END_ACTION):
@@ -276,19 +245,8 @@ class WarOfTheRing(ShortlistGame):
         if kind == SKIP_DIE:
             tx.emit(DIE_USED, side=side, die=die, action="skip")
             end_action(tx, side)
-        elif kind == MOVE:
-            moving = self._check_move(state, side, command, die)
-            tx.emit(DIE_USED, side=side, die=die, action="move")
-            self._do_move(tx, side, command["from_"], command["to"], moving)
-            action = {"from": [command["from_"]], "to": [command["to"]], "arrived": moving}
-            if die in ARMY_FACES and self._second_moves(tx.state, side, action):
-                tx.emit(ACTION_OPENED, side=side, **action)
-            else:
-                end_action(tx, side)
-        elif kind == ATTACK:
-            origin, region, kind_, force = self._check_attack(state, side, command, die)
-            tx.emit(DIE_USED, side=side, die=die, action="attack")
-            battle.start(tx, side, origin, region, kind_, force)
+        elif kind in (MOVE, ATTACK):
+            orders.order(tx, side, command)
         elif kind == MUSTER:
             ensure(die in MUSTER_FACES, "wrong_die", "Mustering needs a Muster die (§2).")
             recruits = [(r["nation"], r["kind"], r["region"]) for r in command["recruits"]]
@@ -316,76 +274,13 @@ class WarOfTheRing(ShortlistGame):
                 end_action(tx, side)
 
     def _second(self, tx: Tx, side: str, command: Command) -> None:
-        action = tx.state["action"]
         if command["type"] == END_ACTION:
             tx.emit(ACTION_CLOSED, side=side)
             end_action(tx, side)
             return
-        src, dst = command["from_"], command["to"]
-        # wotr.md §3: two *different* armies, and no figure moves twice in one action (the
-        # seed: the army that was joined may still move without the figures that joined it).
-        ensure(src not in action["from"], "already_moved",
-               "That army already moved in this action.", region=src)
-        exclude = action["arrived"] if src in action["to"] else None
-        moving = self._check_move(tx.state, side, command, None, exclude)
-        self._do_move(tx, side, src, dst, moving)
-        tx.emit(ACTION_CLOSED, side=side)
-        end_action(tx, side)
-
-    def _do_move(self, tx: Tx, side: str, src: str, dst: str, moving: Army) -> None:
-        tx.emit(ARMY_MOVED, src=src, dst=dst, figures=moving)
-        entered(tx, side, dst)
+        orders.order(tx, side, command)
 
     # --- checks --------------------------------------------------------------------------------
-
-    def _check_move(self, state: State, side: str, command: Command, die: str | None,
-                    exclude: Army | None = None) -> Army:
-        if die is not None:
-            ensure(die in ARMY_FACES or die == "character", "wrong_die",
-                   "Moving armies needs an Army, Muster/Army or Character die (§2).")
-        src, dst = command["from_"], command["to"]
-        army = _without(state["armies"].get(src), exclude)
-        ensure(army is not None and army_side(army) == side and units(army) > 0, "no_army",
-               "You have no army there (that has not moved in this action).", region=src)
-        ensure(src in REGIONS and dst in neighbours(state, src), "not_adjacent",
-               "Armies move one region, to an adjacent one (§3).", to=dst)
-        ensure(field_side(state, dst) != other(side), "not_free",
-               "An army cannot move into a region holding an enemy army (§3).", to=dst)
-        if die == "character":
-            ensure(leaders(army) > 0, "needs_leader",
-                   "A Character die moves only an army with a Leader or Nazgûl (§3).")
-        return _split(state, side, army, command["leave"],
-                      lambda n: not may_move(state, n, src, dst))
-
-    def _check_attack(self, state: State, side: str, command: Command,
-                      die: str) -> tuple[str, str, str, Army]:
-        ensure(die in ARMY_FACES or die == "character", "wrong_die",
-               "Attacking needs an Army, Muster/Army or Character die (§4).")
-        src, dst = command["from_"], command["to"]
-        enemy = other(side)
-        if src == dst:
-            box = state["boxes"].get(src)
-            if box and army_side(box) == side:
-                origin, kind = "box:" + src, "sortie"
-                ensure(field_side(state, src) == enemy, "no_target", "No besiegers to attack.")
-            else:
-                origin, kind = src, "siege"
-                ensure(bool(box) and army_side(box) == enemy, "no_target",
-                       "No besieged enemy army there.", region=src)
-        else:
-            origin, kind = src, "field"
-            ensure(src in REGIONS and dst in neighbours(state, src), "not_adjacent",
-                   "An army attacks an adjacent region (§4).", to=dst)
-            ensure(field_side(state, dst) == enemy, "no_target",
-                   "There is no enemy army there to attack.", to=dst)
-        army = state["armies"].get(origin) if kind != "sortie" else state["boxes"].get(src)
-        ensure(army is not None and army_side(army) == side and units(army) > 0, "no_army",
-               "You have no army there.", region=src)
-        if die == "character":
-            ensure(leaders(army) > 0, "needs_leader",
-                   "A Character die attacks only with an army with a Leader or Nazgûl (§4).")
-        force = _split(state, side, army, command["leave"], lambda n: not at_war(state, n))
-        return origin, dst, kind, force
 
     def _muster_places(self, state: State, side: str) -> list[tuple[str, str, str]]:
         """(nation, kind, region) a Muster die may place now (wotr.md §10)."""
@@ -426,60 +321,6 @@ class WarOfTheRing(ShortlistGame):
                 if NATION_SIDE[n] == side and track["step"] > 0
                 and (track["active"] or track["step"] > 1)]
 
-    def _second_moves(self, state: State, side: str, action: dict[str, Any]) -> list[Command]:
-        out = []
-        for src in sorted(state["armies"]):
-            if src in action["from"]:
-                continue
-            exclude = action["arrived"] if src in action["to"] else None
-            out.extend(self._moves_from(state, side, src, SECOND_MOVE, None, exclude))
-        return out
-
-    def _moves_from(self, state: State, side: str, src: str, kind: str,
-                    die: str | None, exclude: Army | None = None) -> list[Command]:
-        army = _without(state["armies"][src], exclude)
-        if not army or army_side(army) != side or units(army) == 0:
-            return []
-        if die == "character" and leaders(army) == 0:
-            return []
-        out = []
-        n = units(army)
-        for dst in neighbours(state, src):
-            if field_side(state, dst) == other(side):
-                continue
-            forced = _forced(army, lambda nation, d=dst: not may_move(state, nation, src, d))
-            for leave in range(forced, n):
-                command = {"type": kind, "from": src, "to": dst, "leave": leave}
-                if die is not None:
-                    command["die"] = die
-                out.append(command)
-        return out
-
-    def _attacks(self, state: State, side: str, die: str) -> list[Command]:
-        out = []
-        enemy = other(side)
-        sources = [(r, a, False) for r, a in state["armies"].items()]
-        sources += [(r, a, True) for r, a in state["boxes"].items()]
-        for region, army, boxed in sorted(sources, key=lambda t: (t[0], t[2])):
-            if army_side(army) != side or units(army) == 0:
-                continue
-            if die == "character" and leaders(army) == 0:
-                continue
-            forced = _forced(army, lambda n: not at_war(state, n))
-            if forced >= units(army):
-                continue
-            if boxed:
-                targets = [region] if field_side(state, region) == enemy else []
-            else:
-                targets = [d for d in neighbours(state, region) if field_side(state, d) == enemy]
-                box = state["boxes"].get(region)
-                if box and army_side(box) == enemy:
-                    targets.append(region)
-            for target in targets:
-                out.extend({"type": ATTACK, "die": die, "from": region, "to": target,
-                            "leave": leave} for leave in range(forced, units(army)))
-        return out
-
     def _musters(self, state: State, side: str, die: str) -> list[Command]:
         places = self._muster_places(state, side)
         out = []
@@ -504,6 +345,8 @@ class WarOfTheRing(ShortlistGame):
         heavy = over_hand_limit(state)
         if heavy:
             return {seat: _DISCARD for seat in heavy}
+        if state.get("order"):
+            return {_order_seat(state): orders.PROMPT}
         if state["battle"] is not None:
             return {battle_seat(state, side): p for side, p in battle.pending(state).items()}
         if state["action"] is not None:
@@ -523,10 +366,12 @@ class WarOfTheRing(ShortlistGame):
         side = seats.side_of(state, seat)
         if over_hand_limit(state):
             return [{"type": DISCARD, "card": c} for c in sorted(set(seats.hand_of(state, seat)))]
+        if state.get("order"):
+            return orders.legal_choices(state)
         if state["battle"] is not None:
             return battle.legal(state, side)
         if state["action"] is not None:
-            return [c for c in self._second_moves(state, side, state["action"])
+            return [c for c in orders.second_moves(state, side, state["action"])
                     if seat_may(state, seat, c)] + [{"type": END_ACTION}]
         return [c for c in self._action_commands(state, side) if seat_may(state, seat, c)]
 
@@ -535,8 +380,8 @@ class WarOfTheRing(ShortlistGame):
         for die in sorted(set(state["dice"][side])):
             if die in ARMY_FACES or die == "character":
                 for src in sorted(state["armies"]):
-                    out.extend(self._moves_from(state, side, src, MOVE, die))
-                out.extend(self._attacks(state, side, die))
+                    out.extend(orders.moves_from(state, side, src, MOVE, die))
+                out.extend(orders.attacks(state, side, die))
             if die in MUSTER_FACES:
                 out.extend(self._musters(state, side, die))
                 out.extend({"type": DIPLOMACY, "die": die, "nation": n}
@@ -549,11 +394,14 @@ class WarOfTheRing(ShortlistGame):
         return out
 
     def default_command(self, state: State, seat: Seat) -> Command:
-        """What a clock plays: the first card for a discard, the battle defaults (battle.py),
-        end an open Army action, pass when allowed, else skip the first die (§2)."""
+        """What a clock plays: the first card for a discard, every figure that may go for a
+        declared move or attack, the battle defaults (battle.py), end an open Army action, pass
+        when allowed, else skip the first die (§2)."""
         side = seats.side_of(state, seat)
         if over_hand_limit(state):
             return {"type": DISCARD, "card": sorted(seats.hand_of(state, seat))[0]}
+        if state.get("order"):
+            return orders.legal_choices(state)[0]
         if state["battle"] is not None:
             return battle.default(state, side)
         if state["action"] is not None:

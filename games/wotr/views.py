@@ -52,6 +52,7 @@ def view(game: Game, state: State, viewer: Viewer) -> dict[str, Any]:
         "max_rounds": state["max_rounds"], "vp_to_win": dict(state["vp"]),
         "vp": {s: vp(state, s) for s in SIDES}, "turn": state["turn"],
         "dice": copy.deepcopy(state["dice"]), "action": copy.deepcopy(state["action"]),
+        "order": copy.deepcopy(state.get("order")),
         "armies": copy.deepcopy(state["armies"]), "boxes": copy.deepcopy(state["boxes"]),
         "reinforcements": copy.deepcopy(state["reinf"]), "eliminated": copy.deepcopy(state["dead"]),
         "control": dict(state["control"]), "politics": copy.deepcopy(state["politics"]),
@@ -116,6 +117,10 @@ def summary(state: State, seat: int | None) -> list[str]:
     if b is not None:
         lines.append(f"battle: {b['attacker']} attacks {b['region']} ({b['kind']}, round "
                      f"{b['round']}, {b['stage']}); attackers {_figures(b['att'])}")
+    order = state.get("order")
+    if order:
+        lines.append(f"{order['side']} {order['order']} {order['from']} -> {order['to']}: "
+                     "which figures go?")
     if seat is not None:
         lines.append(f"hand: {', '.join(seats.hand_of(state, seat)) or '-'}")
     for region in sorted(state["armies"]):

@@ -11,7 +11,7 @@ from games.wotr.data import FACES, FP, SH
 from games.wotr.engine import vp
 from games.wotr.model import figures_total
 from tests.games.dsl import given_state
-from tests.games.wotr_helpers import FPS, SHS, board, events, move, play
+from tests.games.wotr_helpers import FPS, SHS, advance, board, events, move, play
 
 
 class Faces(Rng):
@@ -109,8 +109,7 @@ def test_an_army_die_moves_two_different_armies_one_region_each():
     state = board()
     after = play(state, SHS, move("Nurn", "Gorgoroth"))
     assert set(GAME.pending(after)[SHS].kinds) == {"second_move", "end_action"}
-    done = play(after, SHS, {"type": "second_move", "from": "Umbar", "to": "West Harondor",
-                             "leave": 0})
+    done = play(after, SHS, {"type": "second_move", "from": "Umbar", "to": "West Harondor"})
     assert done["armies"]["Gorgoroth"]["sauron"] == [5, 0, 0]
     assert done["armies"]["West Harondor"] == {"southrons": [3, 0, 0]}
     assert done["turn"] == FP and done["action"] is None
@@ -121,19 +120,18 @@ def test_no_figure_moves_twice_in_one_action():
     it."""
     state = play(board(), SHS, move("Nurn", "Gorgoroth"))
     assert state["armies"]["Gorgoroth"] == {"sauron": [5, 0, 0]}
-    given_state(GAME, state).when({"type": "second_move", "from": "Gorgoroth",
-                                   "to": "Minas Morgul", "leave": 3}, SHS).rejected(
-        "nothing_moves")  # only the 3 Regulars that were there may go
-    after = play(state, SHS, {"type": "second_move", "from": "Gorgoroth", "to": "Minas Morgul",
-                              "leave": 0})
+    given_state(GAME, state).when(move("Gorgoroth", "Minas Morgul", (4, 0, 0),
+                                       kind="second_move"), SHS).rejected(
+        "no_such_figures")  # only the 3 Regulars that were there may go
+    after = play(state, SHS, move("Gorgoroth", "Minas Morgul", (3, 0, 0), kind="second_move"))
     assert after["armies"]["Gorgoroth"] == {"sauron": [2, 0, 0]}
     assert after["armies"]["Minas Morgul"] == {"sauron": [8, 0, 1]}
 
 
 def test_the_same_army_cannot_move_twice():
-    state = play(board(), SHS, move("Minas Morgul", "North Ithilien", leave=2))
-    given_state(GAME, state).when({"type": "second_move", "from": "Minas Morgul",
-                                   "to": "South Ithilien", "leave": 0}, SHS).rejected(
+    state = play(board(), SHS, move("Minas Morgul", "North Ithilien", (3, 0, 1)))
+    given_state(GAME, state).when(move("Minas Morgul", "South Ithilien", (1, 0, 0),
+                                       kind="second_move"), SHS).rejected(
         "already_moved")
 
 
@@ -148,7 +146,7 @@ def test_an_army_cannot_move_into_an_enemy_army():
 
 def test_a_split_leaves_units_behind_and_leaders_go_with_the_moving_part():
     state = board({"Minas Morgul": {"sauron": [5, 0, 1]}})
-    after = play(state, SHS, move("Minas Morgul", "North Ithilien", leave=2))
+    after = play(state, SHS, move("Minas Morgul", "North Ithilien", (3, 0, 1)))
     assert after["armies"]["Minas Morgul"] == {"sauron": [2, 0, 0]}
     assert after["armies"]["North Ithilien"] == {"sauron": [3, 0, 1]}
 
@@ -231,7 +229,7 @@ def test_the_dale_capture_activates_north_and_advances_it_two_steps():
     # its Leader's re-roll misses: the North army (and its Leader with it) is eliminated.
     after = no_cards(after, Dice(6, 2, 2, 2, 2, 3, 3))
     assert "Dale" not in after["armies"] and after["dead"]["north"] == [1, 0, 1]
-    after = play(after, SHS, {"type": "advance", "yes": True})
+    after = play(after, SHS, advance((5, 0, 0)))
     assert after["control"]["Dale"] == SH
     assert after["politics"]["north"] == {"step": 1, "active": True}  # two steps from 3
 
@@ -245,7 +243,7 @@ def test_the_dale_example_with_a_surviving_retreat():
     assert after["armies"]["Dale"] == {"north": [1, 0, 1]}
     after = play(after, SHS, {"type": "continue_battle", "yes": True})
     after = play(after, FPS, {"type": "retreat", "to": "Woodland Realm"})
-    after = play(after, SHS, {"type": "advance", "yes": True})
+    after = play(after, SHS, advance((5, 0, 0)))
     assert after["control"]["Dale"] == SH
     assert after["politics"]["north"] == {"step": 1, "active": True}  # two steps from 3
     assert after["armies"]["Woodland Realm"]["north"] == [1, 0, 1]
@@ -389,11 +387,11 @@ def test_figures_are_conserved_through_a_random_game(scenario):
 def test_a_free_peoples_leader_is_never_left_alone():
     state = board({"Minas Tirith": {"gondor": [2, 0, 1]}}, dice={FP: ["will"], SH: ["army"]},
                   turn=FP)
-    after = play(state, FPS, move("Minas Tirith", "Lossarnach", die="will", leave=1))
+    after = play(state, FPS, move("Minas Tirith", "Lossarnach", (1, 0, 1), die="will"))
     assert after["armies"]["Minas Tirith"] == {"gondor": [1, 0, 0]}
     assert after["armies"]["Lossarnach"] == {"gondor": [1, 0, 1]}
-    given_state(GAME, state).when(move("Minas Tirith", "Lossarnach", die="will", leave=2),
-                                  FPS).rejected("nothing_moves")
+    given_state(GAME, state).when(move("Minas Tirith", "Lossarnach", (2, 0, 0), die="will"),
+                                  FPS).rejected("leader_left_alone")
 
 
 def test_mustering_is_limited_by_the_reinforcements_left():

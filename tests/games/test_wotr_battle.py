@@ -15,6 +15,7 @@ from tests.games.wotr_helpers import (
     NO_CARD,
     SHS,
     Dice,
+    advance,
     attack,
     board,
     move,
@@ -33,14 +34,14 @@ def _battle(armies, frm, to, **kw):
 
 def test_the_attacker_does_not_move_in():
     state = _battle(PLAIN, "North Ithilien", "Dead Marshes")
-    assert "North Ithilien" not in state["armies"]  # the whole army is in the battle
+    assert state["armies"]["North Ithilien"] == {"sauron": [3, 0, 0]}  # all of it attacks
     assert state["battle"]["att"] == {"sauron": [3, 0, 0]}
     assert state["armies"]["Dead Marshes"] == {"gondor": [2, 0, 0]}
 
 
 def test_a_rearguard_stays_and_takes_no_part():
-    state = play(board(PLAIN), SHS, attack("North Ithilien", "Dead Marshes", leave=1))
-    assert state["armies"]["North Ithilien"] == {"sauron": [1, 0, 0]}
+    state = play(board(PLAIN), SHS, attack("North Ithilien", "Dead Marshes", (2, 0, 0)))
+    assert state["armies"]["North Ithilien"] == {"sauron": [3, 0, 0]}  # they stay there
     assert state["battle"]["att"] == {"sauron": [2, 0, 0]}
 
 
@@ -55,11 +56,11 @@ def test_units_not_at_war_are_left_as_rearguard():
     armies = {"Dead Marshes": {"gondor": [2, 0, 0]},
               "North Ithilien": {"sauron": [2, 0, 0], "southrons": [2, 0, 0]}}
     state = board(armies, war=("sauron",))
-    given_state(GAME, state).when(attack("North Ithilien", "Dead Marshes"), SHS).rejected(
-        "not_at_war")
-    after = play(state, SHS, attack("North Ithilien", "Dead Marshes", leave=2))
+    given_state(GAME, state).when(attack("North Ithilien", "Dead Marshes", (4, 0, 0)),
+                                  SHS).rejected("not_at_war")
+    after = play(state, SHS, attack("North Ithilien", "Dead Marshes"))
     assert after["battle"]["att"] == {"sauron": [2, 0, 0]}
-    assert after["armies"]["North Ithilien"] == {"southrons": [2, 0, 0]}
+    assert after["armies"]["North Ithilien"] == {"sauron": [2, 0, 0], "southrons": [2, 0, 0]}
 
 
 def test_a_character_die_attacks_only_with_a_leader():
@@ -206,7 +207,7 @@ def test_the_defender_retreats_only_into_a_free_region():
     state = no_cards(_battle(armies, "North Ithilien", "Dead Marshes"), Dice(2, 2, 2, 2, 2))
     state = play(state, SHS, {"type": "continue_battle", "yes": True})
     targets = {c["to"] for c in GAME.legal_commands(state, FPS)}
-    assert targets == {"", "Druadan Forest", "Osgiliath", "North Ithilien"}
+    assert targets == {"", "Druadan Forest", "Osgiliath"}  # never the attacker's region (§4)
     after = play(state, FPS, {"type": "retreat", "to": "Osgiliath"})
     assert after["armies"]["Osgiliath"] == {"gondor": [2, 0, 0]}
     assert after["battle"]["stage"] == "advance"
@@ -218,7 +219,7 @@ def test_a_region_with_an_enemy_controlled_settlement_is_not_free():
     state["control"]["Pelargir"] = SH
     state = no_cards(play(state, SHS, attack("Osgiliath", "Lossarnach")), Dice(2, 2, 2, 2, 2))
     state = play(state, SHS, {"type": "continue_battle", "yes": True})
-    assert {c["to"] for c in GAME.legal_commands(state, FPS)} == {"", "Minas Tirith", "Osgiliath"}
+    assert {c["to"] for c in GAME.legal_commands(state, FPS)} == {"", "Minas Tirith"}
 
 
 def _to_retreat(armies, frm, to, war):
@@ -292,10 +293,10 @@ def test_units_that_retreated_stay_if_not_moved_and_are_free_once_at_war():
 
 def test_the_attacker_may_advance_after_the_defender_is_gone():
     state = no_cards(_battle(PLAIN, "North Ithilien", "Dead Marshes"), Dice(6, 6, 2, 2, 2))
-    after = play(state, SHS, {"type": "advance", "yes": True})
+    after = play(state, SHS, advance((3, 0, 0)))
     assert after["armies"]["Dead Marshes"] == {"sauron": [3, 0, 0]}
     assert "North Ithilien" not in after["armies"]
-    declined = play(state, SHS, {"type": "advance", "yes": False})
+    declined = play(state, SHS, advance((0, 0, 0)))
     assert declined["armies"]["North Ithilien"] == {"sauron": [3, 0, 0]}
 
 
@@ -331,7 +332,7 @@ def test_the_stronghold_defender_chooses_field_or_siege_before_the_round():
     assert {c["type"] for c in GAME.legal_commands(state, FPS)} == {"withdraw"}
     after = play(state, FPS, {"type": "withdraw", "yes": True})
     assert after["boxes"]["Minas Tirith"] == {"gondor": [3, 1, 1]}
-    after = play(after, SHS, {"type": "besiege", "yes": True})
+    after = play(after, SHS, advance((6, 1, 1), kind="besiege"))
     assert after["battle"] is None
     assert after["armies"]["Minas Tirith"] == {"sauron": [6, 1, 1]}
     assert after["control"]["Minas Tirith"] == FP  # §7: still the defender's
@@ -345,7 +346,7 @@ def test_a_stronghold_gives_no_first_round_penalty_in_a_field_battle():
 
 def test_declining_to_besiege_returns_the_garrison_to_the_field():
     state = play(_battle(MT, "Osgiliath", "Minas Tirith"), FPS, {"type": "withdraw", "yes": True})
-    after = play(state, SHS, {"type": "besiege", "yes": False})
+    after = play(state, SHS, advance(kind="besiege"))
     assert after["armies"]["Minas Tirith"] == {"gondor": [3, 1, 1]}
     assert after["armies"]["Osgiliath"] == {"sauron": [6, 1, 1]}
     assert "Minas Tirith" not in after["boxes"]
@@ -436,7 +437,7 @@ def test_relieving_a_siege_the_garrison_takes_no_part_and_returns_to_the_field()
     assert state["battle"]["kind"] == "field"
     after = no_cards(state, Dice(6, 2, 2))
     assert len(after["battle"]["rolls"][0]["dice"]) == 2  # only the relieving army rolls
-    after = play(after, FPS, {"type": "advance", "yes": True})
+    after = play(after, FPS, advance((2, 0, 0)))
     assert not after["boxes"]
     assert after["armies"]["Minas Tirith"] == {"gondor": [4, 0, 0]}
 
@@ -518,8 +519,7 @@ def test_the_view_starts_with_a_text_summary_for_the_terminal_client():
 
 def test_the_siege_ends_when_the_besiegers_march_away():
     state = _siege({"gondor": [2, 0, 0]}, {"sauron": [3, 0, 0]})
-    after = play(state, SHS, {"type": "move", "die": "army", "from": "Minas Tirith",
-                              "to": "Druadan Forest", "leave": 0})
+    after = play(state, SHS, move("Minas Tirith", "Druadan Forest", (3, 0, 0)))
     after = play(after, SHS, {"type": "end_action"}) if after["action"] else after
     assert not after["boxes"] and after["armies"]["Minas Tirith"] == {"gondor": [2, 0, 0]}
 
@@ -527,8 +527,7 @@ def test_the_siege_ends_when_the_besiegers_march_away():
 def test_more_besiegers_may_march_in_to_reinforce_a_siege():
     state = _siege({"gondor": [2, 0, 0]}, {"sauron": [3, 0, 0]})
     state["armies"]["Osgiliath"] = {"sauron": [2, 0, 0]}
-    after = play(state, SHS, {"type": "move", "die": "army", "from": "Osgiliath",
-                              "to": "Minas Tirith", "leave": 0})
+    after = play(state, SHS, move("Osgiliath", "Minas Tirith", (2, 0, 0)))
     assert after["armies"]["Minas Tirith"] == {"sauron": [5, 0, 0]}
     assert after["boxes"]["Minas Tirith"] == {"gondor": [2, 0, 0]}
 

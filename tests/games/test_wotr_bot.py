@@ -55,3 +55,30 @@ def test_basic_brings_its_nations_to_war():
     state = board(dice={FP: ["event"], SH: ["muster"]}, war=())
     command = _choose(state, SHS)
     assert command["type"] == "diplomacy"
+
+
+def test_basic_keeps_its_nazgul_out_of_an_attack_against_the_odds():
+    """The seed: the attacker may hold back before the battle the figures that must not die
+    ("공격군은 절대 죽어서는 안 될 피규어를 전투 전에 뺄 수 있다")."""
+    armies = {"Dead Marshes": {"gondor": [4, 2, 1]}, "North Ithilien": {"sauron": [4, 0, 2]}}
+    state = play(board(armies), SHS, attack("North Ithilien", "Dead Marshes"), keep_order=True)
+    command = _choose(state, SHS)
+    assert command == {"type": "choose_figures",
+                       "figures": {"regular": 3, "elite": 0, "leader": 0}}
+
+
+def test_basic_sends_its_nazgul_when_the_odds_favour_it():
+    armies = {"Dead Marshes": {"gondor": [1, 0, 0]}, "North Ithilien": {"sauron": [6, 0, 1]}}
+    state = play(board(armies), SHS, attack("North Ithilien", "Dead Marshes"), keep_order=True)
+    assert _choose(state, SHS)["figures"] == {"regular": 6, "elite": 0, "leader": 1}
+
+
+def test_basic_leaves_a_garrison_in_a_threatened_settlement_it_advances_from():
+    armies = {"Minas Tirith": {"gondor": [3, 0, 1]}, "Osgiliath": {"sauron": [1, 0, 0]},
+              "Druadan Forest": {"sauron": [5, 0, 0]}}
+    state = board(armies, dice={FP: ["will"], SH: ["army"]}, turn=FP)
+    state = play(state, FPS, attack("Minas Tirith", "Osgiliath", (3, 0, 1), die="will"))
+    state = play(state, FPS, {"type": "combat_card", "card": "", "x": 0})  # attacker first
+    state = play(state, SHS, {"type": "combat_card", "card": "", "x": 0}, Dice(6, 2, 2, 2, 2))
+    assert state["battle"]["stage"] == "advance"
+    assert _choose(state, FPS)["figures"] == {"regular": 2, "elite": 0, "leader": 1}

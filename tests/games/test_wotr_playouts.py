@@ -48,13 +48,17 @@ def _variants(state, command) -> list[dict]:
     out = []
     regions = state["regions"]
     for key, values in (("to", [*regions[:40], "", "siege"]), ("from", regions[:40]),
-                        ("leave", range(0, 12)), ("die", FACES["fp"] + FACES["sh"]),
+                        ("die", FACES["fp"] + FACES["sh"]),
                         ("card", ["", *list(CARDS)[::5]]), ("x", range(0, 5)),
                         ("nation", ["", *NATIONS]), ("kind", ["regular", "elite"]),
                         ("yes", [True, False])):
         if key in command:
             for value in values:
                 out.append({**command, key: value})
+    if "figures" in command:
+        for kind in ("regular", "elite", "leader"):
+            for count in range(0, 6):
+                out.append({**command, "figures": {**command["figures"], kind: count}})
     if command["type"] == "muster":
         for recruit in command["recruits"]:
             for region in regions[::3]:

@@ -126,7 +126,7 @@ def test_the_seat_in_charge_of_the_defending_army_plays_its_combat_card():
         state["politics"][nation] = {"step": 0, "active": True}
     state["hands"][str(ROHAN)] = [DECKS[FP][5]]
     state["decks"][FP].remove(DECKS[FP][5])
-    state = _step(state, WITCH_KING, attack("Folde", "Westemnet"))
+    state = _step(state, WITCH_KING, attack("Folde", "Westemnet", (3, 0, 0)))
     assert set(GAME.pending(state)) == {WITCH_KING}
     state = _step(state, WITCH_KING, NO_CARD)
     assert set(GAME.pending(state)) == {ROHAN}

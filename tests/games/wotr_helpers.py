@@ -51,20 +51,49 @@ def board(armies: dict[str, Any] | None = None, *, dice: dict[str, list[str]] | 
     return state
 
 
-def play(state: State, seat: int, command: Command, rng: Rng | None = None) -> State:
-    return given_state(GAME, state).when(command, seat, rng or Rng("play")).then_state()
+def play(state: State, seat: int, command: Command, rng: Rng | None = None,
+         keep_order: bool = False) -> State:
+    """``state`` after ``seat`` plays ``command``; a move or attack sent without its figures
+    then takes every figure that may go (the first choice offered) when the seat is asked,
+    unless ``keep_order`` (the question is left open)."""
+    after = given_state(GAME, state).when(command, seat, rng or Rng("play")).then_state()
+    if after.get("order") and not keep_order:
+        after = play(after, seat, GAME.legal_commands(after, seat)[0], rng)
+    return after
 
 
 def events(state: State, seat: int, command: Command, rng: Rng | None = None) -> list[Event]:
     return given_state(GAME, state).when(command, seat, rng or Rng("play")).events
 
 
-def attack(frm: str, to: str, die: str = "army", leave: int = 0) -> Command:
-    return {"type": "attack", "die": die, "from": frm, "to": to, "leave": leave}
+def figures(regular: int = 0, elite: int = 0, leader: int = 0) -> dict[str, int]:
+    return {"regular": regular, "elite": elite, "leader": leader}
 
 
-def move(frm: str, to: str, die: str = "army", leave: int = 0) -> Command:
-    return {"type": "move", "die": die, "from": frm, "to": to, "leave": leave}
+def attack(frm: str, to: str, go: tuple[int, int, int] | None = None, die: str = "army",
+           ) -> Command:
+    """An attack with ``go`` = (Regulars, Elites, Leaders), or without figures (then the seat
+    is asked which go when the army offers a choice)."""
+    command = {"type": "attack", "die": die, "from": frm, "to": to}
+    if go is not None:
+        command["figures"] = figures(*go)
+    return command
+
+
+def move(frm: str, to: str, go: tuple[int, int, int] | None = None, die: str = "army",
+         kind: str = "move") -> Command:
+    """A move (or ``second_move``) of ``go`` = (Regulars, Elites, Leaders), as ``attack``."""
+    command = {"type": kind, "from": frm, "to": to}
+    if kind == "move":
+        command["die"] = die
+    if go is not None:
+        command["figures"] = figures(*go)
+    return command
+
+
+def advance(go: tuple[int, int, int] = (0, 0, 0), kind: str = "advance") -> Command:
+    """Advance (or ``besiege``) with ``go`` = (Regulars, Elites, Leaders); none by default."""
+    return {"type": kind, "figures": figures(*go)}
 
 
 NO_CARD: Command = {"type": "combat_card", "card": "", "x": 0}

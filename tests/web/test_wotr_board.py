@@ -24,13 +24,13 @@ from tests.web.driving import create_game, sign_in
 pytestmark = pytest.mark.e2e
 
 
-def _south_game(site: str) -> tuple[str, str]:
+def _south_game(site: str, shadow: bool = False) -> tuple[str, str]:
     """A started south game: the Free Peoples (seat 0) a human holding the returned token,
-    the Shadow a basic bot."""
+    the Shadow a basic bot (or the other way round with ``shadow``)."""
     ann = new_player(site, "ann")
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "basic"}]
     game = api_post(site, "/games", {"game": "wotr", "options": {"scenario": "south"},
-                                     "seats": [{"kind": "human"},
-                                               {"kind": "bot", "level": "basic"}]},
+                                     "seats": seats[::-1] if shadow else seats},
                     ann, status=201)
     if game["status"] != "running":
         api_post(site, f"/games/{game['id']}/start", None, ann)
@@ -110,7 +110,7 @@ def test_every_region_shows_its_armies_per_side_and_who_controls_it(page, site, 
 def test_a_move_is_chosen_on_the_map_with_the_keyboard(page, site, seen):
     game_id, ann = _south_game(site)
     body = api_get(site, f"/games/{game_id}", ann)
-    move = next(c for c in body["legal_commands"] if c["type"] == "move" and c["leave"] == 0)
+    move = next(c for c in body["legal_commands"] if c["type"] == "move")
     army = body["view"]["armies"][move["from"]]
     open_as(page, site, ann, game_id)
     page.locator(f"#board[data-version='{body['version']}']").wait_for()
@@ -120,12 +120,14 @@ def test_a_move_is_chosen_on_the_map_with_the_keyboard(page, site, seen):
                      f".wotr-region[data-region=\"{move['to']}\"]"):
         page.locator(selector).first.focus()
         page.keyboard.press("Enter")
-    offered = page.locator(".pick-panel button.pick-cmd")
-    if offered.count():  # more than one move left (how many to leave behind): take "all"
-        assert "null" not in page.locator(".pick-panel").inner_text()
-        choice = offered.filter(has_text=f"{move['from']} → {move['to']}").filter(
-            has_not_text="leaving")
-        choice.focus()
+    # Which figures go (issue 24): the chooser offers every figure that may go; Enter sends it.
+    go = page.locator("#board .wotr-figures .wotr-go")
+    try:
+        go.wait_for(timeout=5_000)
+    except PlaywrightError:
+        pass  # the army had one choice only: it moved at once
+    else:
+        go.focus()
         page.keyboard.press("Enter")
 
     def moved():
@@ -151,4 +153,54 @@ def test_a_spectator_sees_the_map_and_the_armies_but_no_hand_and_nothing_to_clic
     assert page.locator(".wotr-region .wotr-army").count() >= len(view["armies"])
     assert page.locator("#board .wotr-hand").count() == 0
     assert page.locator("#board .pickable").count() == 0
+    assert seen.errors == []
+
+
+def test_a_phone_player_keeps_the_nazgul_home_in_a_few_taps(page, site, seen):
+    """Issue 24: a move's figures are picked on a phone (390x844) with the chooser's steppers:
+    die, from, to (and the direction when the list asks), then one Regular and the Nazgûl
+    fewer, then Go: six or seven taps."""
+    game_id, ann = _south_game(site, shadow=True)
+
+    def shadow_moves():
+        body = api_get(site, f"/games/{game_id}", ann)
+        moves = [c for c in body["legal_commands"] if c["type"] == "move"
+                 and c["from"] == "Minas Morgul"]
+        return (body, moves[0]) if moves else None
+
+    body, move = wait_until(shadow_moves, "the Shadow to have a move from Minas Morgul", 90)
+    assert body["view"]["armies"]["Minas Morgul"] == {"sauron": [5, 0, 1]}
+    open_as(page, site, ann, game_id)
+    page.locator(f"#board[data-version='{body['version']}']").wait_for()
+    assert page.viewport_size == {"width": 390, "height": 844}
+
+    page.locator(f".wotr-die.side-sh[data-face='{move['die']}']").first.click()
+    page.locator(".wotr-region[data-region='Minas Morgul']").click()
+    page.locator(f".wotr-region[data-region=\"{move['to']}\"]").click()
+    offered = page.locator(".pick-panel button.pick-cmd")
+    if offered.count():  # the two regions name moves both ways: the list says which
+        offered.filter(has_text=f"Minas Morgul → {move['to']}").click()
+    chooser = page.locator("#board .wotr-figures")
+    chooser.wait_for()
+    assert chooser.locator("[data-kind='regular'] output").inner_text() == "5"
+    assert chooser.locator("[data-kind='leader'] output").inner_text() == "1"
+    chooser.locator("[data-kind='regular'] .wotr-less").click()
+    chooser.locator("[data-kind='leader'] .wotr-less").click()
+    go = chooser.locator(".wotr-go")
+    assert "4 regulars" in go.inner_text() and "leader" not in go.inner_text()
+    box = go.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390  # on the phone's screen
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENSHOTS / "wotr-board-figures.png")
+    go.click()
+
+    def moved():
+        events = api_get(site, f"/games/{game_id}/events?from={body['version'] + 1}")["events"]
+        return [e for e in events if e["type"] == "army_moved"
+                and e["data"].get("src") == "Minas Morgul"]
+
+    [event] = wait_until(moved, "the move to be made")
+    assert event["data"]["figures"] == {"sauron": [4, 0, 0]}
+    after = api_get(site, f"/games/{game_id}")["view"]
+    assert after["armies"]["Minas Morgul"] == {"sauron": [1, 0, 1]}  # the Nazgûl stayed home
     assert seen.errors == []

@@ -43,9 +43,20 @@ function recruitText(r) {
   return `${r.kind} of ${nationName(r.nation)} in ${r.region}`;
 }
 
+const KINDS = ["regular", "elite", "leader"];
+// A count of figures per kind ({regular, elite, leader}) in words: "3 regulars, 1 leader".
+export function countText(f) {
+  const parts = KINDS.filter((k) => f?.[k]).map((k) => `${f[k]} ${k}${f[k] === 1 ? "" : "s"}`);
+  return parts.join(", ") || "none";
+}
+// The commands that name which figures go (wotr.md §3-§5): shown as the figure chooser.
+const FIGURE_CHOICES = ["choose_figures", "advance", "besiege"];
+const isFigureChoice = (c) => FIGURE_CHOICES.includes(c.type) && c.figures;
+
 export function label(c, view) {
   const die = c.die ? `${FACE[c.die] || c.die} die: ` : "";
-  const leave = c.leave ? `, leaving ${c.leave} behind` : "";
+  const leave = c.figures ? ` with ${countText(c.figures)}` : "";
+  const none = c.figures && !KINDS.some((k) => c.figures[k]);
   switch (c.type) {
     case "move": return `${die}move ${c.from} → ${c.to}${leave}`;
     case "second_move": return `Second army: move ${c.from} → ${c.to}${leave}`;
@@ -63,9 +74,14 @@ export function label(c, view) {
         "No combat card";
     case "take_hit": return `Casualty: a ${c.kind} of ${nationName(c.nation)}`;
     case "continue_battle": return c.yes ? "Continue the battle" : "Cease the battle";
-    case "advance": return c.yes ? "Advance into the region" : "Do not advance";
+    case "advance": return none ? "Do not advance" : `Advance${leave}`;
+    case "choose_figures": {
+      const order = view?.order;
+      const verb = order?.order === "attack" ? "Attack" : "Move";
+      return order ? `${verb} ${order.from} → ${order.to}${leave}` : `Send ${countText(c.figures)}`;
+    }
     case "withdraw": return c.yes ? "Retreat into the Stronghold (siege)" : "Fight a field battle";
-    case "besiege": return c.yes ? "Advance and lay siege" : "Do not lay siege";
+    case "besiege": return none ? "Do not lay siege" : `Advance and lay siege${leave}`;
     case "retreat":
       if (!c.to) return "Stand and fight";
       if (c.to === "siege") return "Retreat into the Stronghold";
@@ -80,6 +96,7 @@ export function label(c, view) {
 
 // What a command names on the board; the choices with nothing to click become `cmd:` buttons.
 function tokensOf(c) {
+  if (isFigureChoice(c)) return [`figures:${JSON.stringify(c)}`];  // the figure chooser's
   const out = [];
   if (c.die) out.push(`die:${c.die}`);
   if (c.from) out.push(`region:${c.from}`);
@@ -93,6 +110,45 @@ function tokensOf(c) {
   return out;
 }
 const cmdToken = (c) => `cmd:${JSON.stringify({ ...c, expected_version: undefined })}`;
+
+// Which figures go: a stepper per kind (the most that may go first), then one button sending
+// the legal command with those counts; a few taps on a phone (issue 24). Only what `legal` lists
+// can be sent: a count no command has leaves the button disabled.
+function figuresNode(view, picker, legal) {
+  const choices = legal.filter(isFigureChoice);
+  if (!choices.length) return null;
+  const type = choices[0].type;
+  const top = Object.fromEntries(KINDS.map((k) => [k, Math.max(...choices.map((c) => c.figures[k]))]));
+  const want = { ...choices[0].figures };
+  const order = view.order;
+  const heading = type === "choose_figures" ?
+    `Which figures ${order?.order === "attack" ? "attack" : "move"} from ${order?.from} to ${order?.to}?` :
+    `Which attackers advance into ${view.battle?.region}${type === "besiege" ? " and lay siege" : ""}?`;
+  const section = h("section", { class: "wotr-figures", "aria-label": "which figures go",
+    "data-type": type });
+  const draw = () => {
+    const match = choices.find((c) => KINDS.every((k) => c.figures[k] === want[k]));
+    const stepper = (kind) => h("div", { class: "wotr-stepper", "data-kind": kind },
+      h("span", { class: "wotr-kind" }, `${cap(kind)}s`),
+      h("button", { type: "button", class: "wotr-less", "aria-label": `one ${kind} fewer`,
+        disabled: want[kind] <= 0, onclick: () => { want[kind] -= 1; draw(); } }, "−"),
+      h("output", { "data-count": want[kind] }, String(want[kind])),
+      h("button", { type: "button", class: "wotr-more", "aria-label": `one ${kind} more`,
+        disabled: want[kind] >= top[kind], onclick: () => { want[kind] += 1; draw(); } }, "+"),
+      h("span", { class: "wotr-of" }, `of ${top[kind]}`));
+    const none = choices.find((c) => KINDS.every((k) => !c.figures[k]));
+    section.replaceChildren(h("h3", {}, heading),
+      ...KINDS.filter((k) => top[k] > 0).map(stepper),
+      h("div", { class: "wotr-figure-buttons" },
+        h("button", { type: "button", class: `wotr-go${match ? " pickable" : ""}`,
+          disabled: !match, onclick: () => match && picker.send(match) },
+        match ? label(match, view) : `Not allowed: ${countText(want)}`),
+        none && type !== "choose_figures" ? h("button", { type: "button",
+          class: "wotr-stay", onclick: () => picker.send(none) }, label(none, view)) : null));
+  };
+  draw();
+  return section;
+}
 
 // The region nodes' places in SVG units (the scenario's layout, in grid cells).
 function places(scenario) {
@@ -334,6 +390,8 @@ export function render(root, ctx) {
   }
   const battle = battleNode(view, picker, who);
   if (battle) root.append(battle);
+  const chooser = figuresNode(view, picker, ctx.legal || []);
+  if (chooser) root.append(chooser);
 
   // Choices with nothing on the board to click (pass, stand, cease...), then the hand.
   const plain = (ctx.legal || []).filter((c) => tokensOf(c).some((t) => t.startsWith("cmd:")));

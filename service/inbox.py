@@ -26,10 +26,21 @@ log = logging.getLogger(__name__)
 
 KINDS = ("game_started", "your_turn", "undo_asked", "clock_warning", "game_over")
 INBOX_LENGTH = 1000  # notices kept per player (a client resumes within them by Last-Event-ID)
+# A notice's claim (issue 26): kept longer than any job that could repeat it (a clock warning
+# re-run by the sweeper, a retried after-append) may come back.
+ONCE_SECONDS = 7 * 24 * 3600
 
 
 def inbox_key(player_id: str) -> str:
     return f"inbox:{player_id}"
+
+
+def once_key(player_id: str, notice: dict[str, Any]) -> str:
+    """The key that claims ``notice`` for its (game, seat, decision, kind): a notice goes out
+    once on every channel however often the job that makes it runs (issue 26)."""
+    decision = notice.get("since", notice.get("to_version", ""))
+    return (f"notice-once:{player_id}:{notice['game_id']}:{notice.get('seat', '')}:"
+            f"{decision}:{notice['kind']}")
 
 
 def notices(game_id: str, projection: Projection,
@@ -101,8 +112,9 @@ class Inbox:
             log.warning("could not publish notices for game %s", game_id, exc_info=True)
 
     def publish(self, items: Iterable[tuple[str, dict[str, Any]]]) -> list[str]:
-        """Add each notice to its player's stream (and webhooks); the notice ids."""
-        staged = self.stage(items)
+        """Add each notice not published before to its player's stream (and webhooks); the
+        new notices' ids."""
+        staged = self.stage(self.unclaimed(items))
         if staged is None:
             return []
         pipe = self.redis.pipeline(transaction=False)
@@ -115,6 +127,20 @@ class Inbox:
         count = len(staged.items)
         return self.published(staged, [_text(entry) for entry in replies[:count]],
                               replies[count:])
+
+    def unclaimed(self, items: Iterable[tuple[str, dict[str, Any]]]
+                  ) -> list[tuple[str, dict[str, Any]]]:
+        """The notices no one published yet, each now claimed (SET NX): a job run twice (a
+        clock warning the sweeper re-issued) publishes nothing the second time. An append's
+        own notices ride on it (``stage``) and are once by construction: an append happens
+        once, and a repeated command appends nothing."""
+        items = list(items)
+        if not items:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for player, notice in items:
+            pipe.set(once_key(player, notice), "1", nx=True, ex=ONCE_SECONDS)
+        return [item for item, fresh in zip(items, pipe.execute(), strict=True) if fresh]
 
     def staged_after(self, game_id: str, projection: Projection,
                      appended: list[StoredEvent]) -> Staged | None:

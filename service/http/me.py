@@ -123,7 +123,7 @@ class Webhooks(MethodView):
     @blp.response(201, WebhookCreated)
     @blp.errors(400, 401)
     def post(self, body):
-        """Register an HTTPS callback for your_turn, undo_asked and game_over notices."""
+        """Register an HTTPS callback for your notices (every kind unless `events` says)."""
         player = current_player()
         hook = ctx().service.inbox.webhooks.register(player["id"], body["url"],
                                                      body.get("events"))

@@ -9,6 +9,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from games import REGISTRY, UNLISTED
+from service.inbox import KINDS as NOTICE_KINDS
 
 # The hosted games by their stable names, for the OpenAPI document (the catalog has the details).
 LISTED_GAMES = ", ".join(sorted(name for name in REGISTRY if name not in UNLISTED))
@@ -324,9 +325,8 @@ class MeStreamQuery(ma.Schema):
 class WebhookIn(ma.Schema):
     url = fields.String(required=True, validate=validate.Length(min=8, max=2000), metadata={
         "description": "https:// URL that receives the notices"})
-    events = fields.List(fields.String(validate=validate.OneOf(
-        ["your_turn", "undo_asked", "game_over"])), metadata={
-        "description": "Notice kinds to send (default: all three)"})
+    events = fields.List(fields.String(validate=validate.OneOf(NOTICE_KINDS)), metadata={
+        "description": "Notice kinds to send (default: all of them)"})
 
 
 class WebhookOut(ma.Schema):

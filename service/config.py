@@ -13,6 +13,7 @@ class Config:
     data_dir: str = "var"
     rate_limit_per_second: int = 50  # commands per player per second; 0 turns it off
     sse_heartbeat_seconds: float = 15.0
+    long_poll_max_seconds: float = 25.0  # the longest ?wait= of a long poll (issue 26)
     workers_enabled: bool = True
     cors_origins: tuple[str, ...] = ()  # browser origins allowed to call the API; "*" for any
     access_log: bool = True  # one JSON line per request on stderr
@@ -36,6 +37,7 @@ class Config:
                    queue_redis_url=os.environ.get("QUEUE_REDIS_URL") or None,
                    data_dir=os.environ.get("TABLESTREAM_DATA", "var"),
                    rate_limit_per_second=int(os.environ.get("RATE_LIMIT_PER_SECOND", "50")),
+                   long_poll_max_seconds=float(os.environ.get("LONG_POLL_MAX_SECONDS", "25")),
                    workers_enabled=os.environ.get("TABLESTREAM_WORKERS", "1") != "0",
                    cors_origins=tuple(origin.strip() for origin in
                                       os.environ.get("CORS_ORIGINS", "").split(",")

@@ -18,6 +18,8 @@ from service.http.schemas import (
     MeStreamQuery,
     MyGame,
     MyGamesQuery,
+    NoticePage,
+    NoticesQuery,
     PlayerOut,
     TokenCreated,
     TokenIn,
@@ -55,6 +57,28 @@ class MyGames(MethodView):
                         query["offset"])
 
 
+@blp.route("/events")
+class MyNoticeList(MethodView):
+    @blp.arguments(NoticesQuery(), location="query")
+    @blp.response(200, NoticePage)
+    @blp.errors(400, 401)
+    def get(self, query):
+        """Your notices after `after`, oldest first; with `wait`, a long poll."""
+        tablestream = ctx()
+        player = current_player()
+        inbox = tablestream.service.inbox
+        after = query["after"]
+        notices = inbox.read(player["id"], after, count=query["limit"])
+        wait = min(query["wait"], tablestream.config.long_poll_max_seconds)
+        if not notices and wait > 0:
+            # The process's shared feed of the inbox, as the stream follows it (issue 26).
+            batches = _feed(inbox, player["id"], after, wait)
+            with closing(batches):
+                batch = next(batches, None)
+            notices = batch.items[:query["limit"]] if batch is not None else []
+        return {"notices": notices, "after": notices[-1]["id"] if notices else after}
+
+
 @blp.route("/events/stream")
 class MyNotices(MethodView):
     @blp.arguments(MeStreamQuery(), location="query")
@@ -63,7 +87,7 @@ class MyNotices(MethodView):
                        "clock_warning, game_over) across all your games; each `id` resumes "
                        "with Last-Event-ID",
         "content": {"text/event-stream": {"schema": sse_event_schema(
-            "The notice's id", "The notice's kind", {"type": "object"})}}}})
+            "the notice's id", "the notice's kind", "the notice (`NoticeOut`)")}}}})
     @blp.errors(400, 401)
     def get(self, query):
         """Follow notices from all your games on one connection."""
@@ -91,10 +115,7 @@ def _follow(inbox, player_id: str, after: str, heartbeat: float) -> Iterator[str
 
 def _notices(inbox, player_id: str, after: str, heartbeat: float) -> Iterator[str]:
     """The player's notices from the process's shared feed of their inbox (service.fanout)."""
-    batches = ctx().fanout.follow(
-        ("inbox", player_id), after, read=lambda last: inbox.read(player_id, last),
-        wait=lambda last, block_ms: inbox.read(player_id, last, block_ms=block_ms),
-        position_of=_notice_id, order=notice_order, heartbeat=heartbeat)
+    batches = _feed(inbox, player_id, after, heartbeat)
     with closing(batches):
         for batch in batches:
             if batch is None:
@@ -105,6 +126,14 @@ def _notices(inbox, player_id: str, after: str, heartbeat: float) -> Iterator[st
             yield from batch.once("notices", lambda b=batch: [
                 f"id: {n['id']}\nevent: {n['kind']}\ndata: {json.dumps(n)}\n\n"
                 for n in b.items])
+
+
+def _feed(inbox, player_id: str, after: str, heartbeat: float):
+    """The player's notices after ``after`` in batches, None after ``heartbeat`` without any."""
+    return ctx().fanout.follow(
+        ("inbox", player_id), after, read=lambda last: inbox.read(player_id, last),
+        wait=lambda last, block_ms: inbox.read(player_id, last, block_ms=block_ms),
+        position_of=_notice_id, order=notice_order, heartbeat=heartbeat)
 
 
 def _notice_id(notice: dict) -> str:

@@ -20,6 +20,10 @@ MAX_VERSION = 2**53 - 1
 # refuses 0-20000000000000000000 with an error, which was a 500). [0-9], not \d, which would
 # also match other scripts' digits.
 NOTICE_ID = "[0-9]{1,19}-[0-9]{1,19}"
+# A long poll (issue 26) waits at most this long (service.config lowers it, never raises it).
+LONG_POLL_SECONDS = 25
+LONG_POLL_WAIT = ("Long poll: when nothing is there yet, wait up to this many seconds for it "
+                  "(an answer comes at once when there is something; 0: never wait)")
 
 # One unit for every time on the wire: Unix milliseconds (integers), as the event log stores them.
 # One type for a seat: an integer (null where the platform, not a seat, acted).
@@ -199,8 +203,13 @@ class CommandOut(ma.Schema):
 
 class EventsQuery(ma.Schema):
     from_ = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1))
+    after = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION), metadata={
+        "description": "Events after this version (instead of `from`): the `version` of the "
+                       "last answer"})
     to = fields.Integer(validate=validate.Range(min=1))
     limit = fields.Integer(load_default=200, validate=validate.Range(min=1, max=1000))
+    wait = fields.Integer(load_default=0, validate=validate.Range(min=0, max=LONG_POLL_SECONDS),
+                          metadata={"description": LONG_POLL_WAIT})
 
 
 class EventPage(ma.Schema):
@@ -320,6 +329,45 @@ class MeStreamQuery(ma.Schema):
         "description": "Bearer token for clients that cannot set headers (EventSource)"})
     last_event_id = fields.String(validate=validate.Regexp(f"^{NOTICE_ID}$"), metadata={
         "description": "Resume after this notice id (or send the Last-Event-ID header)"})
+
+
+class NoticesQuery(ma.Schema):
+    after = fields.String(load_default="0-0", validate=validate.Regexp(f"^{NOTICE_ID}$"),
+                          metadata={"description": "Notices after this id: the `after` of the "
+                                                   "last answer (default: the oldest kept)"})
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    wait = fields.Integer(load_default=0, validate=validate.Range(min=0, max=LONG_POLL_SECONDS),
+                          metadata={"description": LONG_POLL_WAIT})
+
+
+class NoticeOut(ma.Schema):
+    """One notice (service/inbox.py): which fields it has depends on its kind."""
+
+    id = fields.String(required=True, metadata={"description": "Resume after it with `after` "
+                                                               "or Last-Event-ID"})
+    kind = fields.String(required=True, validate=validate.OneOf(NOTICE_KINDS))
+    game_id = fields.String(required=True)
+    game = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "The game's version"})
+    seat = fields.Integer(required=True, metadata={"description": "Your seat"})
+    since = fields.Integer(metadata={"description": "your_turn, clock_warning: the version "
+                                                    "that opened the decision"})
+    deadline = fields.Integer(allow_none=True, metadata={
+        "description": "your_turn, clock_warning: when the clock runs out (Unix ms)"})
+    label = fields.String(metadata={"description": "your_turn: the prompt"})
+    kinds = fields.List(fields.String(), metadata={
+        "description": "your_turn: the command types you may send"})
+    by = fields.Integer(allow_none=True, metadata={"description": "undo_asked: who asks"})
+    to_version = fields.Integer(allow_none=True, metadata={
+        "description": "undo_asked: the version the game would go back to"})
+    won = fields.Boolean(metadata={"description": "game_over: whether you won"})
+
+
+class NoticePage(ma.Schema):
+    notices = fields.List(fields.Nested(NoticeOut), required=True)
+    after = fields.String(required=True, metadata={
+        "description": "Send as `after` next time (the last notice's id, or the `after` you "
+                       "sent when there was none)"})
 
 
 class WebhookIn(ma.Schema):

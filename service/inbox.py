@@ -21,6 +21,8 @@ from events.projector import Projection
 from events.redis_store import MAX_BLOCK_MS, blocking_client
 from events.store import Outbox, StoredEvent
 from service.errors import NotFound
+from service.lobby import player_key
+from service.paging import encode_cursor, page_by_key
 
 log = logging.getLogger(__name__)
 
@@ -248,8 +250,51 @@ def my_games(service: Any, player_id: str, which: str = "all", limit: int = 100,
     else:
         ids = lobby.games_of(player_id, "finished" if which == "finished" else "all", offset,
                              limit)
+    rows = [row for row in _my_rows(service, player_id, ids) if _wanted(row, which)]
+    if which == "my_turn":
+        rows.sort(key=lambda r: (r["pending"]["deadline"] is None,
+                                 r["pending"]["deadline"] or 0, r["pending"]["since"]))
+    if which in ("open", "running", "my_turn"):
+        return rows[offset:offset + limit]
+    return rows
+
+
+def my_games_page(service: Any, player_id: str, which: str = "all", limit: int = 100,
+                  after: list[Any] | None = None) -> tuple[list[dict[str, Any]], str | None]:
+    """``my_games`` by cursor (issue 26): the page after position ``after`` and the next
+    cursor (None on the last page). Open, running and my_turn games are the player's active
+    games, ordered in memory (my_turn: the soonest deadline first; the others newest first);
+    all and finished page through the indexes, active games before finished ones, newest
+    (latest finished) first, by a position [0 (active) or 1 (finished), score, id]."""
+    lobby = service.lobby
+    if which in ("open", "running", "my_turn"):
+        ids = lobby.games_of(player_id, "active", 0, ACTIVE_LIMIT)
+        rows = [row for row in _my_rows(service, player_id, ids) if _wanted(row, which)]
+        return page_by_key(rows, _deadline_first if which == "my_turn" else _newest_first,
+                           after, limit)
+    phases = ["active", "finished"] if which == "all" else ["finished"]
+    entries: list[tuple[int, float, str]] = []
+    for phase in phases:
+        number = 0 if phase == "active" else 1
+        if after is not None and after[0] > number:
+            continue  # the cursor is past this phase
+        mark = after[1:] if after is not None and after[0] == number else None
+        found = lobby.after([player_key(player_id, phase)], mark, limit + 1 - len(entries))
+        entries += [(number, score, game_id) for score, game_id in found]
+        if len(entries) > limit:
+            break
+    more = len(entries) > limit
+    entries = entries[:limit]
+    rows = _my_rows(service, player_id, [game_id for _, _, game_id in entries])
+    last = entries[-1] if entries else None
+    return rows, encode_cursor(list(last)) if more and last else None
+
+
+def _my_rows(service: Any, player_id: str, ids: list[str]) -> list[dict[str, Any]]:
+    """The ``/v1/me/games`` rows of ``ids``, in their order (games the player is not seated
+    in, or that never got their first event, left out)."""
     rows = []
-    indexed = lobby.rows(ids)
+    indexed = service.lobby.rows(ids)
     for game_id in ids:
         done = _finished_row(indexed.get(game_id), player_id)
         if done is not None:
@@ -264,19 +309,26 @@ def my_games(service: Any, player_id: str, which: str = "all", limit: int = 100,
             continue  # the player left before the game started
         prompt = service.pending_public(projection).get(str(seat))
         mine = prompt if prompt and not projection.seats[seat].get("bot") else None
-        row = {"id": game_id, "game": projection.data["game"], "status": projection.status,
-               "version": projection.version, "seat": seat, "your_turn": mine is not None,
-               "pending": mine, "created_at": projection.data.get("created_at"),
-               "result": projection.data.get("result")}
-        if which in ("all", "finished") or which == row["status"] or \
-                (which == "my_turn" and mine):
-            rows.append(row)
-    if which == "my_turn":
-        rows.sort(key=lambda r: (r["pending"]["deadline"] is None,
-                                 r["pending"]["deadline"] or 0, r["pending"]["since"]))
-    if which in ("open", "running", "my_turn"):
-        return rows[offset:offset + limit]
+        rows.append({"id": game_id, "game": projection.data["game"],
+                     "status": projection.status, "version": projection.version, "seat": seat,
+                     "your_turn": mine is not None, "pending": mine,
+                     "created_at": projection.data.get("created_at"),
+                     "result": projection.data.get("result")})
     return rows
+
+
+def _wanted(row: dict[str, Any], which: str) -> bool:
+    return which in ("all", "finished") or which == row["status"] or \
+        (which == "my_turn" and bool(row["pending"]))
+
+
+def _deadline_first(row: dict[str, Any]) -> list[Any]:
+    pending = row["pending"]
+    return [pending["deadline"] is None, pending["deadline"] or 0, pending["since"], row["id"]]
+
+
+def _newest_first(row: dict[str, Any]) -> list[Any]:
+    return [-(row["created_at"] or 0), row["id"]]
 
 
 def _finished_row(row: dict[str, Any] | None, player_id: str) -> dict[str, Any] | None:

@@ -17,6 +17,7 @@ from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import bearer_token, ctx, optional_player
 from service.http.errors import end_on_outage
 from service.http.games import game_wire
+from service.http.paging import NEXT_LINK, next_link
 from service.http.schemas import EventOut, EventPage, EventsQuery, StreamHeaders, StreamQuery
 from service.shared_bytes import SharedBytes
 
@@ -31,7 +32,7 @@ blp = Blueprint("events", __name__, url_prefix="/v1/games", description="The eve
 @blp.route("/<game_id>/events")
 class Events(MethodView):
     @blp.arguments(EventsQuery(), location="query")
-    @blp.response(200, EventPage)
+    @blp.response(200, EventPage, headers={"Link": NEXT_LINK})
     @blp.errors(400, 401, 404)
     def get(self, query, game_id):
         """Page through the log from version `from` (or `after`), redacted for the caller;
@@ -51,8 +52,9 @@ class Events(MethodView):
         last = events[-1]["version"] if events else None
         more = last is not None and last < min(query.get("to") or projection.version,
                                                projection.version)
-        return {"version": projection.version, "events": events,
-                "next": last + 1 if more else None}
+        following = last + 1 if more else None
+        return ({"version": projection.version, "events": events, "next": following}, 200,
+                next_link("from", following and str(following)))
 
 
 def _wait_for_events(service, game_id: str, after: int, end: int, seconds: float) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from contextlib import closing
@@ -10,9 +11,11 @@ from flask import Response, request, stream_with_context, url_for
 from flask.views import MethodView
 
 from service import metrics
+from service.http import wire
 from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import ctx, current_player
 from service.http.errors import end_on_outage
+from service.http.paging import ETAG_OF_LIST, NEXT_LINK, next_link
 from service.http.schemas import (
     DeliveryOut,
     MeStreamQuery,
@@ -20,6 +23,7 @@ from service.http.schemas import (
     MyGamesQuery,
     NoticePage,
     NoticesQuery,
+    PageQuery,
     PlayerOut,
     TokenCreated,
     TokenIn,
@@ -29,7 +33,13 @@ from service.http.schemas import (
     WebhookOut,
     is_notice_id,
 )
-from service.inbox import my_games, notice_order
+from service.inbox import my_games, my_games_page, notice_order
+from service.paging import MAYBE_NUMBER, NUMBER, decode_cursor, page_by_key
+
+MY_GAME = MyGame(many=True)
+# The shape of a /v1/me/games cursor by filter (service.inbox.my_games_page).
+MY_GAMES_CURSORS = {"open": (NUMBER, str), "running": (NUMBER, str),
+                    "my_turn": (bool, MAYBE_NUMBER, int, str)}
 
 blp = Blueprint("me", __name__, url_prefix="/v1/me",
                 description="Your account: games, notices, webhooks, tokens")
@@ -48,13 +58,29 @@ class Me(MethodView):
 @blp.route("/games")
 class MyGames(MethodView):
     @blp.arguments(MyGamesQuery(), location="query")
-    @blp.response(200, MyGame(many=True))
+    @blp.response(200, MyGame(many=True), headers={"ETag": ETAG_OF_LIST, "Link": NEXT_LINK})
+    @blp.alt_response(304, description="Not modified since the ETag in If-None-Match")
     @blp.errors(400, 401)
     def get(self, query):
-        """Your games, with your prompt and its deadline where one waits for you."""
+        """Your games, with your prompt and its deadline where one waits for you, a page at
+        a time (`limit`, `cursor`; the next page's URL in `Link`); an ETag for If-None-Match."""
         player = current_player()
-        return my_games(ctx().service, player["id"], query["filter"], query["limit"],
-                        query["offset"])
+        service = ctx().service
+        if query["offset"]:  # the old way (deprecated): pages shift as games come and go
+            rows, following = my_games(service, player["id"], query["filter"],
+                                       query["limit"], query["offset"]), None
+        else:
+            shape = MY_GAMES_CURSORS.get(query["filter"], (int, NUMBER, str))
+            rows, following = my_games_page(service, player["id"], query["filter"],
+                                            query["limit"],
+                                            decode_cursor(query.get("cursor"), shape))
+        # The rows as sent (versions, prompts, deadlines): any change is another tag.
+        tag = hashlib.sha256(wire.dumps(MY_GAME.dump(rows))).hexdigest()[:32]
+        headers = {"ETag": f'"{tag}"', "Vary": "Authorization",
+                   **next_link("cursor", following)}
+        if tag in request.if_none_match:  # werkzeug's ETags hold the tags unquoted
+            return "", 304, headers
+        return rows, 200, headers
 
 
 @blp.route("/events")
@@ -76,7 +102,10 @@ class MyNoticeList(MethodView):
             with closing(batches):
                 batch = next(batches, None)
             notices = batch.items[:query["limit"]] if batch is not None else []
-        return {"notices": notices, "after": notices[-1]["id"] if notices else after}
+        last = notices[-1]["id"] if notices else after
+        following = last if len(notices) >= query["limit"] else None
+        return ({"notices": notices, "after": last, "next": following}, 200,
+                next_link("after", following))
 
 
 @blp.route("/events/stream")
@@ -170,20 +199,24 @@ class Webhook(MethodView):
 
 @blp.route("/webhooks/<webhook_id>/deliveries")
 class Deliveries(MethodView):
-    @blp.response(200, DeliveryOut(many=True))
-    @blp.errors(401, 404)
-    def get(self, webhook_id):
+    @blp.arguments(PageQuery(), location="query")
+    @blp.response(200, DeliveryOut(many=True), headers={"Link": NEXT_LINK})
+    @blp.errors(400, 401, 404)
+    def get(self, query, webhook_id):
         """The latest deliveries to a webhook, newest first: pending, delivered or failed."""
-        return ctx().service.inbox.webhooks.deliveries(current_player()["id"], webhook_id)
+        deliveries = ctx().service.inbox.webhooks.deliveries(current_player()["id"], webhook_id)
+        return _page(deliveries, lambda d: [-d["created"], d["id"]], query)
 
 
 @blp.route("/tokens")
 class Tokens(MethodView):
-    @blp.response(200, TokenOut(many=True))
-    @blp.errors(401)
-    def get(self):
+    @blp.arguments(PageQuery(), location="query")
+    @blp.response(200, TokenOut(many=True), headers={"Link": NEXT_LINK})
+    @blp.errors(400, 401)
+    def get(self, query):
         """Your bearer tokens (names and dates; a token itself is shown only when made)."""
-        return ctx().accounts.tokens(current_player()["id"])
+        tokens = ctx().accounts.tokens(current_player()["id"])
+        return _page(tokens, lambda t: [t["created"], t["id"]], query)
 
     @blp.arguments(TokenIn())
     @blp.response(201, TokenCreated)
@@ -193,6 +226,13 @@ class Tokens(MethodView):
         record, token = ctx().accounts.issue_token(current_player()["id"], body["name"],
                                                    body.get("expires_in"))
         return {**record, "token": token}, 201, {"Location": url_for("me.Tokens")}
+
+
+def _page(items: list[dict], key, query) -> tuple:
+    """A page of a list held in memory (a player's deliveries, tokens), in ``key`` order."""
+    page, following = page_by_key(items, key, decode_cursor(query.get("cursor"), (NUMBER, str)),
+                                  query["limit"])
+    return page, 200, next_link("cursor", following)
 
 
 @blp.route("/tokens/<token_id>")

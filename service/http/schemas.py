@@ -131,8 +131,10 @@ class LobbyQuery(ma.Schema):
     game = fields.String()
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=100_000),
-                            metadata={"description": "Games to skip: the next page starts "
-                                                     "at offset + limit"})
+                            metadata={"description": "Deprecated (pages shift as games come "
+                                                     "and go): use `cursor`"})
+    cursor = fields.String(validate=validate.Length(max=500), metadata={
+        "description": "The `next` cursor of the page before (see the `Link` header)"})
 
 
 class CatalogEntry(ma.Schema):
@@ -302,8 +304,16 @@ class MyGamesQuery(ma.Schema):
         "description": "my_turn: games waiting for you, the soonest deadline first"})
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=100_000),
-                            metadata={"description": "Games to skip: the next page starts "
-                                                     "at offset + limit"})
+                            metadata={"description": "Deprecated (pages shift as games come "
+                                                     "and go): use `cursor`"})
+    cursor = fields.String(validate=validate.Length(max=500), metadata={
+        "description": "The `next` cursor of the page before (see the `Link` header)"})
+
+
+class PageQuery(ma.Schema):
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
+    cursor = fields.String(validate=validate.Length(max=500), metadata={
+        "description": "The `next` cursor of the page before (see the `Link` header)"})
 
 
 class MyGame(ma.Schema):
@@ -368,6 +378,9 @@ class NoticePage(ma.Schema):
     after = fields.String(required=True, metadata={
         "description": "Send as `after` next time (the last notice's id, or the `after` you "
                        "sent when there was none)"})
+    next = fields.String(required=True, allow_none=True, metadata={
+        "description": "`after` of the next page when this one is full (more may follow; "
+                       "also the `Link` header), else null"})
 
 
 class WebhookIn(ma.Schema):

@@ -88,7 +88,7 @@ def test_a_players_notices_long_poll_returns_their_turn_when_it_comes(api):
     if rest["notices"]:
         page = rest
     quiet = api.client.get(f"/v1/me/events?after={page['after']}&wait=1", headers=bob).json
-    assert quiet == {"notices": [], "after": page["after"]}
+    assert quiet == {"notices": [], "after": page["after"], "next": None}
 
 
 def test_a_players_notices_need_their_token(api):

@@ -29,6 +29,7 @@ class Config:
     webhook_allow_http: bool = False  # http:// and private addresses (local receivers, tests)
     webhook_retry_seconds: tuple[int, ...] = ()  # () = service.webhooks.RETRY_INTERVALS
     max_body_bytes: int = 64 * 1024  # larger request bodies are refused (413) unread
+    vapid_private_key_file: str | None = None  # Web Push's key (None: made once, in Redis)
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -50,6 +51,7 @@ class Config:
                    unlisted_games=os.environ.get("UNLISTED_GAMES", "0") == "1",
                    max_body_bytes=int(os.environ.get("MAX_BODY_BYTES", str(64 * 1024))),
                    webhook_allow_http=os.environ.get("WEBHOOK_ALLOW_HTTP", "0") == "1",
+                   vapid_private_key_file=os.environ.get("VAPID_PRIVATE_KEY") or None,
                    webhook_retry_seconds=tuple(int(s) for s in os.environ.get(
                        "WEBHOOK_RETRY_SECONDS", "").split(",") if s.strip()))
 

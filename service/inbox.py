@@ -26,7 +26,8 @@ from service.paging import encode_cursor, page_by_key
 
 log = logging.getLogger(__name__)
 
-KINDS = ("game_started", "your_turn", "undo_asked", "clock_warning", "game_over")
+KINDS = ("game_started", "your_turn", "undo_asked", "clock_warning", "game_over",
+         "dispute_ruled")
 INBOX_LENGTH = 1000  # notices kept per player (a client resumes within them by Last-Event-ID)
 # A notice's claim (issue 26): kept longer than any job that could repeat it (a clock warning
 # re-run by the sweeper, a retried after-append) may come back.
@@ -40,7 +41,7 @@ def inbox_key(player_id: str) -> str:
 def once_key(player_id: str, notice: dict[str, Any]) -> str:
     """The key that claims ``notice`` for its (game, seat, decision, kind): a notice goes out
     once on every channel however often the job that makes it runs (issue 26)."""
-    decision = notice.get("since", notice.get("to_version", ""))
+    decision = notice.get("since", notice.get("to_version", notice.get("disputed", "")))
     return (f"notice-once:{player_id}:{notice['game_id']}:{notice.get('seat', '')}:"
             f"{decision}:{notice['kind']}")
 
@@ -76,6 +77,13 @@ def notices(game_id: str, projection: Projection,
         out += [(player, {**base, "kind": "undo_asked", "seat": seat, "by": undo.get("by"),
                           "to_version": undo.get("to_version")})
                 for seat, player in humans.items() if seat != undo.get("by")]
+    if "dispute_ruled" in types:
+        # The player who disputed a play hears of the ruling (issue 26).
+        opened = next((e for e in appended if e.type == "dispute_opened"), None)
+        seat = opened.data.get("seat") if opened is not None else None
+        if seat in humans:
+            out.append((humans[seat], {**base, "kind": "dispute_ruled", "seat": seat,
+                                       "disputed": opened.data.get("version")}))
     if "game_finished" in types:
         result = projection.data.get("result") or {}
         out += [(player, {**base, "kind": "game_over", "seat": seat,
@@ -97,9 +105,11 @@ class Staged:
 class Inbox:
     """Players' notice streams in Redis, and the webhooks they feed."""
 
-    def __init__(self, client: Any, webhooks: Any = None, blocking: Any = None):
+    def __init__(self, client: Any, webhooks: Any = None, blocking: Any = None,
+                 push: Any = None):
         self.redis = client
         self.webhooks = webhooks
+        self.push = push  # Web Push subscriptions (service.push), or None
         # XREAD BLOCK outlasts the ordinary commands' socket timeout and would park one of
         # their pooled connections per open stream: blocking reads get a client of their own.
         self._blocking = blocking
@@ -174,6 +184,12 @@ class Inbox:
                 if hooks:  # a player without webhooks has nothing to deliver
                     self.webhooks.notify(player, {**notice, "id": notice_id},
                                          hooks=self.webhooks.parse(hooks))
+            if notice_id and self.push is not None and self.push.pushes(notice):
+                try:
+                    self.push.notify(player, {**notice, "id": notice_id})
+                except Exception:  # the notice is in the inbox: a lost push is not an error
+                    log.warning("could not queue pushes of notice %s", notice_id,
+                                exc_info=True)
         return ids
 
     def read(self, player_id: str, after: str = "0-0", block_ms: int | None = None,
@@ -222,13 +238,18 @@ def _text(value: Any) -> str:
 
 def build_inbox(client: Any, followups: Any, config: Any, blocking: Any = None) -> Inbox:
     """The inbox with webhooks delivered through ``followups``'s queue (none without one)."""
+    from service.push import PushSubscriptions
     from service.webhooks import Webhooks
 
     enqueue = getattr(followups, "enqueue_webhook", None)
     intervals = config.webhook_retry_seconds or None
     webhooks = Webhooks(client, enqueue, allow_http=config.webhook_allow_http,
                         **({"retry_intervals": intervals} if intervals else {}))
-    return Inbox(client, webhooks, blocking)
+    push = PushSubscriptions(client, getattr(followups, "enqueue_push", None),
+                             allow_http=config.webhook_allow_http,
+                             private_key_file=config.vapid_private_key_file,
+                             **({"retry_intervals": intervals} if intervals else {}))
+    return Inbox(client, webhooks, blocking, push)
 
 
 MY_GAMES_FILTERS = ("all", "open", "running", "my_turn", "finished")

@@ -50,6 +50,13 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("post", "/v1/me/webhooks"): ("createWebhook", "required"),
     ("delete", "/v1/me/webhooks/{webhook_id}"): ("deleteWebhook", "required"),
     ("get", "/v1/me/webhooks/{webhook_id}/deliveries"): ("listWebhookDeliveries", "required"),
+    ("get", "/v1/me/push-key"): ("getPushKey", "required"),
+    ("get", "/v1/me/push-subscriptions"): ("listPushSubscriptions", "required"),
+    ("post", "/v1/me/push-subscriptions"): ("createPushSubscription", "required"),
+    ("delete", "/v1/me/push-subscriptions/{subscription_id}"): ("deletePushSubscription",
+                                                               "required"),
+    ("get", "/v1/me/push-subscriptions/{subscription_id}/deliveries"): (
+        "listPushDeliveries", "required"),
     ("get", "/v1/me/tokens"): ("listTokens", "required"),
     ("post", "/v1/me/tokens"): ("createToken", "required"),
     ("delete", "/v1/me/tokens/{token_id}"): ("revokeToken", "required"),

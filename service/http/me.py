@@ -25,16 +25,20 @@ from service.http.schemas import (
     NoticesQuery,
     PageQuery,
     PlayerOut,
+    PushDeliveryOut,
+    PushSubscriptionIn,
+    PushSubscriptionOut,
     TokenCreated,
     TokenIn,
     TokenOut,
+    VapidKey,
     WebhookCreated,
     WebhookIn,
     WebhookOut,
     is_notice_id,
 )
 from service.inbox import my_games, my_games_page, notice_order
-from service.paging import MAYBE_NUMBER, NUMBER, decode_cursor, page_by_key
+from service.paging import MAYBE_NUMBER, NUMBER, decode_cursor, encode_cursor, page_by_key
 
 MY_GAME = MyGame(many=True)
 # The shape of a /v1/me/games cursor by filter (service.inbox.my_games_page).
@@ -208,6 +212,60 @@ class Deliveries(MethodView):
         return _page(deliveries, lambda d: [-d["created"], d["id"]], query)
 
 
+@blp.route("/push-subscriptions")
+class PushSubscriptionList(MethodView):
+    @blp.arguments(PageQuery(), location="query")
+    @blp.response(200, PushSubscriptionOut(many=True), headers={"Link": NEXT_LINK})
+    @blp.errors(400, 401)
+    def get(self, query):
+        """Your Web Push subscriptions (browsers and apps told of your notices)."""
+        records = ctx().service.inbox.push.list(current_player()["id"])
+        return _page(records, lambda r: [r["created"], r["id"]], query)
+
+    @blp.arguments(PushSubscriptionIn())
+    @blp.response(201, PushSubscriptionOut)
+    @blp.errors(400, 401)
+    def post(self, body):
+        """Subscribe a browser (its PushSubscription) to pushes of your notices."""
+        player = current_player()
+        record = ctx().service.inbox.push.register(
+            player["id"], body["endpoint"], body["keys"]["p256dh"], body["keys"]["auth"],
+            body.get("events"))
+        return record, 201, {"Location": url_for("me.PushDeliveries",
+                                                 subscription_id=record["id"])}
+
+
+@blp.route("/push-key")
+class PushKey(MethodView):
+    @blp.response(200, VapidKey)
+    @blp.errors(401)
+    def get(self):
+        """The server's VAPID public key, to subscribe a browser with (applicationServerKey)."""
+        current_player()
+        return {"public_key": ctx().service.inbox.push.public_key()}
+
+
+@blp.route("/push-subscriptions/<subscription_id>")
+class PushSubscription(MethodView):
+    @blp.response(204)
+    @blp.errors(401, 404)
+    def delete(self, subscription_id):
+        """Remove a push subscription; pushes not yet sent are dropped."""
+        ctx().service.inbox.push.delete(current_player()["id"], subscription_id)
+
+
+@blp.route("/push-subscriptions/<subscription_id>/deliveries")
+class PushDeliveries(MethodView):
+    @blp.arguments(PageQuery(), location="query")
+    @blp.response(200, PushDeliveryOut(many=True), headers={"Link": NEXT_LINK})
+    @blp.errors(400, 401, 404)
+    def get(self, query, subscription_id):
+        """The latest pushes to a subscription, newest first: pending, delivered or failed."""
+        deliveries = ctx().service.inbox.push.deliveries(current_player()["id"],
+                                                         subscription_id)
+        return _page(deliveries, lambda d: [-d["created"], d["id"]], query)
+
+
 @blp.route("/tokens")
 class Tokens(MethodView):
     @blp.arguments(PageQuery(), location="query")
@@ -215,8 +273,20 @@ class Tokens(MethodView):
     @blp.errors(400, 401)
     def get(self, query):
         """Your bearer tokens (names and dates; a token itself is shown only when made)."""
-        tokens = ctx().accounts.tokens(current_player()["id"])
-        return _page(tokens, lambda t: [t["created"], t["id"]], query)
+        tokens = ctx().accounts.tokens(current_player()["id"])  # in the order issued
+        after = decode_cursor(query.get("cursor"), (NUMBER, str))
+        start = 0
+        if after is not None:
+            ids = [token["id"] for token in tokens]
+            # After the cursor's token; if it was revoked since, from its time (a token made
+            # in the same instant may come again: none is skipped).
+            start = ids.index(after[1]) + 1 if after[1] in ids else next(
+                (i for i, token in enumerate(tokens) if token["created"] >= after[0]),
+                len(tokens))
+        page = tokens[start:start + query["limit"]]
+        more = start + query["limit"] < len(tokens)
+        following = encode_cursor([page[-1]["created"], page[-1]["id"]]) if more else None
+        return page, 200, next_link("cursor", following)
 
     @blp.arguments(TokenIn())
     @blp.response(201, TokenCreated)

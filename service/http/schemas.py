@@ -10,6 +10,7 @@ from marshmallow import fields, validate
 
 from games import REGISTRY, UNLISTED
 from service.inbox import KINDS as NOTICE_KINDS
+from service.push import PUSHED as PUSH_KINDS
 
 # The hosted games by their stable names, for the OpenAPI document (the catalog has the details).
 LISTED_GAMES = ", ".join(sorted(name for name in REGISTRY if name not in UNLISTED))
@@ -371,6 +372,7 @@ class NoticeOut(ma.Schema):
     to_version = fields.Integer(allow_none=True, metadata={
         "description": "undo_asked: the version the game would go back to"})
     won = fields.Boolean(metadata={"description": "game_over: whether you won"})
+    disputed = fields.Integer(metadata={"description": "dispute_ruled: the version disputed"})
 
 
 class NoticePage(ma.Schema):
@@ -381,6 +383,49 @@ class NoticePage(ma.Schema):
     next = fields.String(required=True, allow_none=True, metadata={
         "description": "`after` of the next page when this one is full (more may follow; "
                        "also the `Link` header), else null"})
+
+
+class PushKeys(ma.Schema):
+    p256dh = fields.String(required=True, validate=validate.Length(min=40, max=200), metadata={
+        "description": "The browser's P-256 public key (base64url)"})
+    auth = fields.String(required=True, validate=validate.Length(min=16, max=64), metadata={
+        "description": "The browser's auth secret (base64url)"})
+
+
+class PushSubscriptionIn(ma.Schema):
+    """A browser's ``PushSubscription.toJSON()``, and which notices to push."""
+
+    endpoint = fields.String(required=True, validate=validate.Length(min=8, max=2000),
+                             metadata={"description": "The push service's https:// URL"})
+    keys = fields.Nested(PushKeys, required=True)
+    events = fields.List(fields.String(validate=validate.OneOf(PUSH_KINDS)), metadata={
+        "description": "Notice kinds to push (default: all of them)"})
+
+
+class PushSubscriptionOut(ma.Schema):
+    id = fields.String(required=True)
+    endpoint = fields.String(required=True)
+    events = fields.List(fields.String(), required=True)
+    created = UnixMillis(required=True, metadata={"description": "Unix ms"})
+
+
+class PushDeliveryOut(ma.Schema):
+    id = fields.String(required=True)
+    subscription = fields.String(required=True)
+    kind = fields.String(required=True)
+    status = fields.String(required=True, metadata={"description": "pending, delivered or failed"})
+    attempts = fields.Integer(required=True)
+    created = UnixMillis(required=True, metadata={"description": "Unix ms"})
+    last_status = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "The push service's HTTP status at the last attempt"})
+    last_error = fields.String(required=True, allow_none=True)
+    next_attempt = UnixMillis(metadata={"description": "When the next retry is due (Unix ms)"})
+
+
+class VapidKey(ma.Schema):
+    public_key = fields.String(required=True, metadata={
+        "description": "The server's VAPID public key: `applicationServerKey` for "
+                       "`pushManager.subscribe`"})
 
 
 class WebhookIn(ma.Schema):

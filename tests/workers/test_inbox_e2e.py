@@ -14,6 +14,7 @@ from service.webhooks import sign
 from tests import unlimited
 from tests.service.test_me_and_webhooks import Receiver
 from tests.workers.conftest import wait_for
+from tests.workers.push_receiver import Browser, PushService
 from workers import jobs
 
 
@@ -152,9 +153,14 @@ def test_a_clock_warning_goes_out_once_per_decision_however_often_the_sweeper_ru
     tokens = [client.post("/v1/players", json={"name": n}).json["token"] for n in ("ann", "bob")]
     heads = [{"Authorization": f"Bearer {t}"} for t in tokens]
     receiver = Receiver()
+    push_service = PushService()
     try:
         for headers in heads:
             client.post("/v1/me/webhooks", headers=headers, json={"url": receiver.url})
+        browsers = [Browser(f"{push_service.base}/push/{seat}") for seat in (0, 1)]
+        for headers, browser in zip(heads, browsers, strict=True):
+            client.post("/v1/me/push-subscriptions", headers=headers,
+                        json=browser.subscription)
         game_id = client.post("/v1/games", headers=heads[0], json={
             "game": "loot", "seats": [{"kind": "human"}, {"kind": "human"}],
             "options": {"turn_seconds": 120}}).json["id"]
@@ -177,8 +183,13 @@ def test_a_clock_warning_goes_out_once_per_decision_however_often_the_sweeper_ru
         assert [n["id"] for n in hooked if n["kind"] == "clock_warning"] == [warnings[0]["id"]]
         # Webhooks carry every kind now: each player was told the game started.
         assert sorted(n["seat"] for n in hooked if n["kind"] == "game_started") == [0, 1]
+        pushed = [browsers[int(r["path"].rsplit("/", 1)[1])].decrypt(r["body"])["notice"]
+                  for r in push_service.received]
+        assert [n["id"] for n in pushed if n["kind"] == "clock_warning"] == [
+            warnings[0]["id"]]
     finally:
         receiver.close()
+        push_service.close()
 
 
 def test_a_notice_published_twice_is_delivered_once(app_service):

@@ -96,3 +96,17 @@ def test_a_players_notices_need_their_token(api):
     bad = api.client.get("/v1/me/events?after=nope", headers=api.player())
     assert bad.status_code == 400 and bad.json["code"] == "invalid_request"
 
+
+
+def test_the_player_who_disputed_a_play_is_told_of_the_ruling(api):
+    game_id, players = api.table("tally", 2, {"target": 100})
+    version = api.get(game_id)["version"]
+    filed = api.client.post(f"/v1/games/{game_id}/disputes", headers=players[1],
+                            json={"version": version, "reason": "that was not legal"})
+    assert filed.status_code == 201, filed.json
+    notices = api.client.get("/v1/me/events", headers=players[1]).json["notices"]
+    [ruled] = [n for n in notices if n["kind"] == "dispute_ruled"]
+    assert ruled["game_id"] == game_id and ruled["seat"] == 1
+    assert ruled["disputed"] == version
+    others = api.client.get("/v1/me/events", headers=players[0]).json["notices"]
+    assert "dispute_ruled" not in [n["kind"] for n in others]

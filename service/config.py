@@ -17,6 +17,7 @@ class Config:
     data_dir: str = "var"
     rate_limit_per_second: int = 50  # commands per player per second; 0 turns it off
     sse_heartbeat_seconds: float = 15.0
+    long_poll_max_seconds: float = 25.0  # the longest ?wait= of a long poll (issue 26)
     workers_enabled: bool = True
     cors_origins: tuple[str, ...] = ()  # browser origins allowed to call the API; "*" for any
     access_log: bool = True  # one JSON line per request on stderr
@@ -51,6 +52,7 @@ class Config:
     # many bot-only games one player may have running at once.
     max_think_ms: int = 2000
     bot_games_per_player: int = 2
+    vapid_private_key_file: str | None = None  # Web Push's key (None: made once, in Redis)
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -59,6 +61,7 @@ class Config:
                    queue_redis_url=os.environ.get("QUEUE_REDIS_URL") or None,
                    data_dir=os.environ.get("TABLESTREAM_DATA", "var"),
                    rate_limit_per_second=int(os.environ.get("RATE_LIMIT_PER_SECOND", "50")),
+                   long_poll_max_seconds=float(os.environ.get("LONG_POLL_MAX_SECONDS", "25")),
                    workers_enabled=os.environ.get("TABLESTREAM_WORKERS", "1") != "0",
                    cors_origins=tuple(origin.strip() for origin in
                                       os.environ.get("CORS_ORIGINS", "").split(",")
@@ -86,6 +89,7 @@ class Config:
                                                 cls.player_read_units_burst),
                    max_think_ms=_int("MAX_THINK_MS", cls.max_think_ms),
                    bot_games_per_player=_int("BOT_GAMES_PER_PLAYER", cls.bot_games_per_player),
+                   vapid_private_key_file=os.environ.get("VAPID_PRIVATE_KEY") or None,
                    webhook_retry_seconds=tuple(int(s) for s in os.environ.get(
                        "WEBHOOK_RETRY_SECONDS", "").split(",") if s.strip()))
 

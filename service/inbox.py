@@ -21,15 +21,29 @@ from events.projector import Projection
 from events.redis_store import MAX_BLOCK_MS, blocking_client
 from events.store import Outbox, StoredEvent
 from service.errors import NotFound
+from service.lobby import player_key
+from service.paging import encode_cursor, page_by_key
 
 log = logging.getLogger(__name__)
 
-KINDS = ("game_started", "your_turn", "undo_asked", "clock_warning", "game_over")
+KINDS = ("game_started", "your_turn", "undo_asked", "clock_warning", "game_over",
+         "dispute_ruled")
 INBOX_LENGTH = 1000  # notices kept per player (a client resumes within them by Last-Event-ID)
+# A notice's claim (issue 26): kept longer than any job that could repeat it (a clock warning
+# re-run by the sweeper, a retried after-append) may come back.
+ONCE_SECONDS = 7 * 24 * 3600
 
 
 def inbox_key(player_id: str) -> str:
     return f"inbox:{player_id}"
+
+
+def once_key(player_id: str, notice: dict[str, Any]) -> str:
+    """The key that claims ``notice`` for its (game, seat, decision, kind): a notice goes out
+    once on every channel however often the job that makes it runs (issue 26)."""
+    decision = notice.get("since", notice.get("to_version", notice.get("disputed", "")))
+    return (f"notice-once:{player_id}:{notice['game_id']}:{notice.get('seat', '')}:"
+            f"{decision}:{notice['kind']}")
 
 
 def notices(game_id: str, projection: Projection,
@@ -63,6 +77,13 @@ def notices(game_id: str, projection: Projection,
         out += [(player, {**base, "kind": "undo_asked", "seat": seat, "by": undo.get("by"),
                           "to_version": undo.get("to_version")})
                 for seat, player in humans.items() if seat != undo.get("by")]
+    if "dispute_ruled" in types:
+        # The player who disputed a play hears of the ruling (issue 26).
+        opened = next((e for e in appended if e.type == "dispute_opened"), None)
+        seat = opened.data.get("seat") if opened is not None else None
+        if seat in humans:
+            out.append((humans[seat], {**base, "kind": "dispute_ruled", "seat": seat,
+                                       "disputed": opened.data.get("version")}))
     if "game_finished" in types:
         result = projection.data.get("result") or {}
         out += [(player, {**base, "kind": "game_over", "seat": seat,
@@ -84,9 +105,11 @@ class Staged:
 class Inbox:
     """Players' notice streams in Redis, and the webhooks they feed."""
 
-    def __init__(self, client: Any, webhooks: Any = None, blocking: Any = None):
+    def __init__(self, client: Any, webhooks: Any = None, blocking: Any = None,
+                 push: Any = None):
         self.redis = client
         self.webhooks = webhooks
+        self.push = push  # Web Push subscriptions (service.push), or None
         # XREAD BLOCK outlasts the ordinary commands' socket timeout and would park one of
         # their pooled connections per open stream: blocking reads get a client of their own.
         self._blocking = blocking
@@ -101,8 +124,9 @@ class Inbox:
             log.warning("could not publish notices for game %s", game_id, exc_info=True)
 
     def publish(self, items: Iterable[tuple[str, dict[str, Any]]]) -> list[str]:
-        """Add each notice to its player's stream (and webhooks); the notice ids."""
-        staged = self.stage(items)
+        """Add each notice not published before to its player's stream (and webhooks); the
+        new notices' ids."""
+        staged = self.stage(self.unclaimed(items))
         if staged is None:
             return []
         pipe = self.redis.pipeline(transaction=False)
@@ -115,6 +139,20 @@ class Inbox:
         count = len(staged.items)
         return self.published(staged, [_text(entry) for entry in replies[:count]],
                               replies[count:])
+
+    def unclaimed(self, items: Iterable[tuple[str, dict[str, Any]]]
+                  ) -> list[tuple[str, dict[str, Any]]]:
+        """The notices no one published yet, each now claimed (SET NX): a job run twice (a
+        clock warning the sweeper re-issued) publishes nothing the second time. An append's
+        own notices ride on it (``stage``) and are once by construction: an append happens
+        once, and a repeated command appends nothing."""
+        items = list(items)
+        if not items:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for player, notice in items:
+            pipe.set(once_key(player, notice), "1", nx=True, ex=ONCE_SECONDS)
+        return [item for item, fresh in zip(items, pipe.execute(), strict=True) if fresh]
 
     def staged_after(self, game_id: str, projection: Projection,
                      appended: list[StoredEvent]) -> Staged | None:
@@ -146,6 +184,12 @@ class Inbox:
                 if hooks:  # a player without webhooks has nothing to deliver
                     self.webhooks.notify(player, {**notice, "id": notice_id},
                                          hooks=self.webhooks.parse(hooks))
+            if notice_id and self.push is not None and self.push.pushes(notice):
+                try:
+                    self.push.notify(player, {**notice, "id": notice_id})
+                except Exception:  # the notice is in the inbox: a lost push is not an error
+                    log.warning("could not queue pushes of notice %s", notice_id,
+                                exc_info=True)
         return ids
 
     def read(self, player_id: str, after: str = "0-0", block_ms: int | None = None,
@@ -194,13 +238,18 @@ def _text(value: Any) -> str:
 
 def build_inbox(client: Any, followups: Any, config: Any, blocking: Any = None) -> Inbox:
     """The inbox with webhooks delivered through ``followups``'s queue (none without one)."""
+    from service.push import PushSubscriptions
     from service.webhooks import Webhooks
 
     enqueue = getattr(followups, "enqueue_webhook", None)
     intervals = config.webhook_retry_seconds or None
     webhooks = Webhooks(client, enqueue, allow_http=config.webhook_allow_http,
                         **({"retry_intervals": intervals} if intervals else {}))
-    return Inbox(client, webhooks, blocking)
+    push = PushSubscriptions(client, getattr(followups, "enqueue_push", None),
+                             allow_http=config.webhook_allow_http,
+                             private_key_file=config.vapid_private_key_file,
+                             **({"retry_intervals": intervals} if intervals else {}))
+    return Inbox(client, webhooks, blocking, push)
 
 
 MY_GAMES_FILTERS = ("all", "open", "running", "my_turn", "finished")
@@ -222,8 +271,51 @@ def my_games(service: Any, player_id: str, which: str = "all", limit: int = 100,
     else:
         ids = lobby.games_of(player_id, "finished" if which == "finished" else "all", offset,
                              limit)
+    rows = [row for row in _my_rows(service, player_id, ids) if _wanted(row, which)]
+    if which == "my_turn":
+        rows.sort(key=lambda r: (r["pending"]["deadline"] is None,
+                                 r["pending"]["deadline"] or 0, r["pending"]["since"]))
+    if which in ("open", "running", "my_turn"):
+        return rows[offset:offset + limit]
+    return rows
+
+
+def my_games_page(service: Any, player_id: str, which: str = "all", limit: int = 100,
+                  after: list[Any] | None = None) -> tuple[list[dict[str, Any]], str | None]:
+    """``my_games`` by cursor (issue 26): the page after position ``after`` and the next
+    cursor (None on the last page). Open, running and my_turn games are the player's active
+    games, ordered in memory (my_turn: the soonest deadline first; the others newest first);
+    all and finished page through the indexes, active games before finished ones, newest
+    (latest finished) first, by a position [0 (active) or 1 (finished), score, id]."""
+    lobby = service.lobby
+    if which in ("open", "running", "my_turn"):
+        ids = lobby.games_of(player_id, "active", 0, ACTIVE_LIMIT)
+        rows = [row for row in _my_rows(service, player_id, ids) if _wanted(row, which)]
+        return page_by_key(rows, _deadline_first if which == "my_turn" else _newest_first,
+                           after, limit)
+    phases = ["active", "finished"] if which == "all" else ["finished"]
+    entries: list[tuple[int, float, str]] = []
+    for phase in phases:
+        number = 0 if phase == "active" else 1
+        if after is not None and after[0] > number:
+            continue  # the cursor is past this phase
+        mark = after[1:] if after is not None and after[0] == number else None
+        found = lobby.after([player_key(player_id, phase)], mark, limit + 1 - len(entries))
+        entries += [(number, score, game_id) for score, game_id in found]
+        if len(entries) > limit:
+            break
+    more = len(entries) > limit
+    entries = entries[:limit]
+    rows = _my_rows(service, player_id, [game_id for _, _, game_id in entries])
+    last = entries[-1] if entries else None
+    return rows, encode_cursor(list(last)) if more and last else None
+
+
+def _my_rows(service: Any, player_id: str, ids: list[str]) -> list[dict[str, Any]]:
+    """The ``/v1/me/games`` rows of ``ids``, in their order (games the player is not seated
+    in, or that never got their first event, left out)."""
     rows = []
-    indexed = lobby.rows(ids)
+    indexed = service.lobby.rows(ids)
     for game_id in ids:
         done = _finished_row(indexed.get(game_id), player_id)
         if done is not None:
@@ -238,19 +330,26 @@ def my_games(service: Any, player_id: str, which: str = "all", limit: int = 100,
             continue  # the player left before the game started
         prompt = service.pending_public(projection).get(str(seat))
         mine = prompt if prompt and not projection.seats[seat].get("bot") else None
-        row = {"id": game_id, "game": projection.data["game"], "status": projection.status,
-               "version": projection.version, "seat": seat, "your_turn": mine is not None,
-               "pending": mine, "created_at": projection.data.get("created_at"),
-               "result": projection.data.get("result")}
-        if which in ("all", "finished") or which == row["status"] or \
-                (which == "my_turn" and mine):
-            rows.append(row)
-    if which == "my_turn":
-        rows.sort(key=lambda r: (r["pending"]["deadline"] is None,
-                                 r["pending"]["deadline"] or 0, r["pending"]["since"]))
-    if which in ("open", "running", "my_turn"):
-        return rows[offset:offset + limit]
+        rows.append({"id": game_id, "game": projection.data["game"],
+                     "status": projection.status, "version": projection.version, "seat": seat,
+                     "your_turn": mine is not None, "pending": mine,
+                     "created_at": projection.data.get("created_at"),
+                     "result": projection.data.get("result")})
     return rows
+
+
+def _wanted(row: dict[str, Any], which: str) -> bool:
+    return which in ("all", "finished") or which == row["status"] or \
+        (which == "my_turn" and bool(row["pending"]))
+
+
+def _deadline_first(row: dict[str, Any]) -> list[Any]:
+    pending = row["pending"]
+    return [pending["deadline"] is None, pending["deadline"] or 0, pending["since"], row["id"]]
+
+
+def _newest_first(row: dict[str, Any]) -> list[Any]:
+    return [-(row["created_at"] or 0), row["id"]]
 
 
 def _finished_row(row: dict[str, Any] | None, player_id: str) -> dict[str, Any] | None:

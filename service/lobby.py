@@ -226,6 +226,45 @@ class Lobby:
         rows = self.redis.hmget(ROWS, ids)
         return [json.loads(raw) for raw in rows if raw is not None]
 
+    def list_after(self, status: str | None = None, game: str | None = None, limit: int = 50,
+                   after: list[Any] | None = None) -> tuple[list[dict[str, Any]],
+                                                        list[Any] | None]:
+        """``list`` by cursor (issue 26): the games after position ``after`` (a game's
+        ``[score, id]``, newest first), and the position of the page's last game when more
+        follow."""
+        statuses = [status] if status else list(ACTIVE)
+        entries = self.after([status_key(s, game) for s in statuses], after, limit + 1)
+        more = len(entries) > limit
+        entries = entries[:limit]
+        rows = self.rows([member for _, member in entries])
+        page = [rows[member] for _, member in entries if member in rows]
+        return page, (list(entries[-1]) if more and entries else None)
+
+    def after(self, keys: list[str], after: list[Any] | None,
+              limit: int) -> list[tuple[float, str]]:
+        """Up to ``limit`` (score, member) of the union of ``keys`` that come after ``after``
+        (a [score, member]) by score then member, both descending: a stable order however
+        many members join or leave meanwhile."""
+        pipe = self.redis.pipeline(transaction=False)
+        if after is None:
+            for key in keys:
+                pipe.zrevrange(key, 0, limit - 1, withscores=True)
+        else:
+            score = after[0]
+            for key in keys:
+                # Members sharing the cursor's score come first: fetch past them too.
+                pipe.zcount(key, score, score)
+            ties = pipe.execute()
+            for key, tied in zip(keys, ties, strict=True):
+                pipe.zrevrangebyscore(key, score, "-inf", start=0, num=limit + tied,
+                                      withscores=True)
+        found = {(float(found_score), _text(found_member))
+                 for rows in pipe.execute() for found_member, found_score in rows}
+        if after is not None:
+            mark = (float(after[0]), str(after[1]))
+            found = {entry for entry in found if entry < mark}
+        return sorted(found, reverse=True)[:limit]
+
     def games_of(self, player_id: str, which: str = "all", offset: int = 0,
                  limit: int = 100) -> list[str]:
         """A page of the player's game ids: active ones (newest first) before finished ones

@@ -1,6 +1,6 @@
-"""Webhooks (issue 14): a player's HTTPS callbacks, told of "your turn", "undo asked" and "game
-over" by an RQ job, signed with HMAC-SHA256, retried with backoff, with each delivery's status
-kept for the player to read.
+"""Webhooks (issue 14): a player's HTTPS callbacks, told of every notice (game started, your turn,
+undo asked, clock warning, game over: issue 26) by an RQ job, signed with HMAC-SHA256, retried
+with backoff, with each delivery's status kept for the player to read.
 
 A delivery is POSTed as JSON with these headers:
 - ``X-Tablestream-Event``: the notice kind; ``X-Tablestream-Delivery``: the delivery id (the same
@@ -25,10 +25,11 @@ from typing import Any
 from urllib.parse import urlparse
 
 from service.errors import BadRequest, NotFound
+from service.inbox import KINDS
 
 log = logging.getLogger(__name__)
 
-PUSHED = ("your_turn", "undo_asked", "game_over")
+PUSHED = KINDS  # every notice kind reaches webhooks (issue 26)
 MAX_WEBHOOKS = 5  # per player
 DELIVERIES_KEPT = 100  # per webhook
 RETRY_INTERVALS = (5, 30, 120, 600, 1800)  # seconds between attempts after a failure

@@ -149,6 +149,16 @@ def deliver_webhook(player_id: str, webhook_id: str, delivery_id: str) -> str:
     return f"retry in {wait:.0f}s"
 
 
+def deliver_push(player_id: str, subscription_id: str, delivery_id: str) -> str:
+    """One attempt at a Web Push delivery; after a failure the next attempt is scheduled."""
+    game_service = service()
+    wait = game_service.inbox.push.deliver(player_id, subscription_id, delivery_id)
+    if wait is None:
+        return "settled"
+    game_service.followups.enqueue_push(player_id, subscription_id, delivery_id, delay=wait)
+    return f"retry in {wait:.0f}s"
+
+
 def sweep() -> int:
     """Re-issue the jobs that running games need and have lost; how many were re-issued."""
     from workers.sweeper import Sweeper

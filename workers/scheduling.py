@@ -55,6 +55,7 @@ BOT_TURN = "workers.jobs.bot_turn"
 TURN_TIMEOUT = "workers.jobs.turn_timeout"
 UNDO_LAPSE = "workers.jobs.undo_lapse"
 WEBHOOK = "workers.jobs.deliver_webhook"
+PUSH = "workers.jobs.deliver_push"
 CLOCK_WARNING = "workers.jobs.clock_warning"
 FUNCTIONS = {"bot": BOT_TURN, "clock": TURN_TIMEOUT, "undo": UNDO_LAPSE, "warn": CLOCK_WARNING}
 
@@ -258,6 +259,18 @@ class JobScheduler:
             queue.schedule_job(job, _whole_second_after(time.time() + delay))
         else:
             queue.enqueue_job(job)
+
+    def enqueue_push(self, player_id: str, subscription_id: str, delivery_id: str,
+                     delay: float = 0.0) -> None:
+        """Queue one attempt of a Web Push delivery (now, or after ``delay`` seconds)."""
+        jid = "push-" + hashlib.sha256(f"{delivery_id}:{time.time()}".encode()).hexdigest()[:32]
+        job = self.queue.create_job(PUSH, args=(player_id, subscription_id, delivery_id),
+                                    job_id=jid, timeout=JOB_TIMEOUT, result_ttl=RESULT_TTL,
+                                    failure_ttl=FAILURE_TTL)
+        if delay > 0:
+            self.queue.schedule_job(job, _whole_second_after(time.time() + delay))
+        else:
+            self.queue.enqueue_job(job)
 
     def _job(self, game_id: str, due: Due, jid: str) -> Job:
         function = FUNCTIONS[due.kind]

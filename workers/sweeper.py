@@ -152,6 +152,10 @@ class Sweeper:
         status, started_at = state.status, state.started_at
         if state.waiting or status == JobStatus.DEFERRED:
             return False  # workers are busy; it will run
+        if due.kind == "warn" and status == JobStatus.FINISHED:
+            # A warning that ran is done, though its decision still waits until the clock
+            # runs out: re-issuing it sent the same warning every sweep (issue 26).
+            return False
         if status == JobStatus.SCHEDULED:
             # Past its time by more than the grace: no clock loop runs.
             if self.scheduler.enqueue_now(game_id, due):

@@ -144,11 +144,13 @@ def _loaded(schema: ma.Schema) -> Any:
         return None
 
 
-def sse_event_schema(id_: str, event: str, data: dict[str, Any]) -> dict[str, Any]:
-    """The schema of one server-sent event (its ``id``, ``event`` and JSON ``data`` lines), as
-    OpenAPI 3.2 and schemathesis read a text/event-stream schema."""
-    return {"type": "object", "required": ["id", "event", "data"], "properties": {
-        "id": {"type": "string", "description": id_},
-        "event": {"type": "string", "description": event},
-        "data": {"type": "string", "contentMediaType": "application/json",
-                 "contentSchema": data}}}
+def sse_event_schema(id_: str, event: str, data: str) -> dict[str, Any]:
+    """A text/event-stream body as OpenAPI 3.0 can describe it: text, one block of ``id``,
+    ``event`` and ``data`` (JSON) lines per event. (An object schema here made generated
+    clients parse the text as a JSON object, and crash: issue 26.)"""
+    return {"type": "string", "description": (
+        "Server-sent events, one block per event: `id: ` " + id_ + ", `event: ` " + event
+        + ", `data: ` " + data + " on one line, then a blank line; `: ` lines are comments "
+        "(keep-alives). A generated client cannot follow it live: use the long poll "
+        "(`wait`) of the list beside it."),
+        "example": "id: 42\nevent: your_type\ndata: {}\n\n"}

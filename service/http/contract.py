@@ -44,11 +44,19 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("post", "/v1/games/{game_id}/disputes"): ("fileDispute", "required"),
     ("get", "/v1/me"): ("getMe", "required"),
     ("get", "/v1/me/games"): ("listMyGames", "required"),
+    ("get", "/v1/me/events"): ("listMyNotices", "required"),
     ("get", "/v1/me/events/stream"): ("streamMyNotices", "required"),
     ("get", "/v1/me/webhooks"): ("listWebhooks", "required"),
     ("post", "/v1/me/webhooks"): ("createWebhook", "required"),
     ("delete", "/v1/me/webhooks/{webhook_id}"): ("deleteWebhook", "required"),
     ("get", "/v1/me/webhooks/{webhook_id}/deliveries"): ("listWebhookDeliveries", "required"),
+    ("get", "/v1/me/push-key"): ("getPushKey", "required"),
+    ("get", "/v1/me/push-subscriptions"): ("listPushSubscriptions", "required"),
+    ("post", "/v1/me/push-subscriptions"): ("createPushSubscription", "required"),
+    ("delete", "/v1/me/push-subscriptions/{subscription_id}"): ("deletePushSubscription",
+                                                               "required"),
+    ("get", "/v1/me/push-subscriptions/{subscription_id}/deliveries"): (
+        "listPushDeliveries", "required"),
     ("get", "/v1/me/tokens"): ("listTokens", "required"),
     ("post", "/v1/me/tokens"): ("createToken", "required"),
     ("delete", "/v1/me/tokens/{token_id}"): ("revokeToken", "required"),
@@ -57,7 +65,9 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("get", "/readyz"): ("getReadiness", "none"),
 }
 
-SERVERS = [{"url": "http://127.0.0.1:8000", "description": "make run (set PORT to change it)"}]
+# Relative: the server that serves the document (issue 26), so "Try it out" in /v1/docs calls
+# the host and port the page came from, whatever they are.
+SERVERS = [{"url": "/", "description": "The server that serves this document"}]
 
 ANY_COMMAND = "AnyCommand"
 ANY_OPTIONS = "AnyGameOptions"

@@ -20,6 +20,7 @@ from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import bearer_token, charge_read, ctx, hold_stream, optional_player
 from service.http.errors import end_on_outage
 from service.http.games import game_wire
+from service.http.paging import NEXT_LINK, next_link
 from service.http.schemas import EventOut, EventPage, EventsQuery, StreamHeaders, StreamQuery
 from service.http.stream_auth import TOKEN_ENDED, TokenWatch
 from service.lobby import WATCH_SECONDS
@@ -37,24 +38,44 @@ blp = Blueprint("events", __name__, url_prefix="/v1/games", description="The eve
 @blp.route("/<game_id>/events")
 class Events(MethodView):
     @blp.arguments(EventsQuery(), location="query")
-    @blp.response(200, EventPage)
+    @blp.response(200, EventPage, headers={"Link": NEXT_LINK})
     @blp.errors(400, 401, 404, 429)
     def get(self, query, game_id):
-        """Page through the log from version `from` to `to`, redacted for the caller."""
-        service = ctx().service
+        """Page through the log from version `from` (or `after`), redacted for the caller;
+        with `wait`, a long poll."""
+        tablestream = ctx()
+        service = tablestream.service
         projection = service.projection(game_id)
         # Paid for by the events it returns, before any is read (issue 23 item 5).
         last = min(query.get("to") or projection.version, projection.version,
                    query["from_"] + query["limit"] - 1)
         charge_read(last - query["from_"] + 1)
         viewer = service.viewer_for(projection, optional_player())
-        events = service.events_page(game_id, viewer, query["from_"], query.get("to"),
-                                     query["limit"])
+        first = query["after"] + 1 if "after" in query else query["from_"]
+        wait = min(query["wait"], tablestream.config.long_poll_max_seconds)
+        if wait > 0 and first > projection.version and projection.status != "finished":
+            # Nothing new yet: wait on the process's shared feed of the game, as a stream
+            # would (issue 26), then answer with whatever came.
+            _wait_for_events(service, game_id, first - 1, projection.version, wait)
+            projection = service.projection(game_id)
+        events = service.events_page(game_id, viewer, first, query.get("to"), query["limit"])
         last = events[-1]["version"] if events else None
         more = last is not None and last < min(query.get("to") or projection.version,
                                                projection.version)
-        return {"version": projection.version, "events": events,
-                "next": last + 1 if more else None}
+        following = last + 1 if more else None
+        return ({"version": projection.version, "events": events, "next": following}, 200,
+                next_link("from", following and str(following)))
+
+
+def _wait_for_events(service, game_id: str, after: int, end: int, seconds: float) -> None:
+    """Return once the game has events after ``after``, or after ``seconds``."""
+    store = service.store
+    batches = ctx().fanout.follow(
+        ("game", game_id), after, read=lambda v: store.read(game_id, v + 1),
+        wait=lambda v, block_ms: store.wait(game_id, v, block_ms),
+        position_of=_version, order=int, heartbeat=seconds, end=end)
+    with closing(batches):
+        next(batches, None)  # a batch, or None after ``seconds`` without one
 
 
 @blp.route("/<game_id>/events/stream")
@@ -64,8 +85,8 @@ class EventStream(MethodView):
     @blp.doc(responses={"200": {"description": "A text/event-stream of events; each `id` is "
                                 "the event's version, resumable with Last-Event-ID",
                                 "content": {"text/event-stream": {"schema": sse_event_schema(
-                                    "The event's version", "The event's type",
-                                    {"$ref": "#/components/schemas/EventOut"})}}}})
+                                    "the event's version", "the event's type",
+                                    "the event (`EventOut`)")}}}})
     @blp.errors(400, 401, 404, 429)
     def get(self, query, headers, game_id):
         """Follow the log live as server-sent events, resuming after Last-Event-ID."""

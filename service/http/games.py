@@ -8,6 +8,7 @@ from flask.views import MethodView
 from service.http import wire
 from service.http.blueprint import Blueprint
 from service.http.context import charge_read, ctx, current_player, optional_player
+from service.http.paging import NEXT_LINK, next_link
 from service.http.schemas import (
     CatalogEntry,
     GameCreate,
@@ -17,6 +18,7 @@ from service.http.schemas import (
     LobbyQuery,
 )
 from service.http.wire import answer
+from service.paging import NUMBER, decode_cursor, encode_cursor
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games and the lobby")
 
@@ -77,13 +79,19 @@ class Catalog(MethodView):
 @blp.route("")
 class Games(MethodView):
     @blp.arguments(LobbyQuery(), location="query")
-    @blp.response(200, GameSummary(many=True))
+    @blp.response(200, GameSummary(many=True), headers={"Link": NEXT_LINK})
     @blp.errors(400)
     def get(self, query):
         """List games in the lobby, newest first: open and running ones unless `status` says
-        otherwise, a page at a time (`offset`, `limit`)."""
-        return ctx().lobby.list(query.get("status"), query.get("game"), query["limit"],
-                                query["offset"])
+        otherwise, a page at a time (`limit`, `cursor`; the next page's URL in `Link`)."""
+        lobby = ctx().lobby
+        if query["offset"]:  # the old way (deprecated): pages shift as games come and go
+            return lobby.list(query.get("status"), query.get("game"), query["limit"],
+                              query["offset"])
+        after = decode_cursor(query.get("cursor"), (NUMBER, str))
+        rows, following = lobby.list_after(query.get("status"), query.get("game"),
+                                           query["limit"], after)
+        return rows, 200, next_link("cursor", following and encode_cursor(following))
 
     @blp.arguments(GameCreate())
     @blp.response(201, GameOut)

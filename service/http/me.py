@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from contextlib import closing
@@ -10,25 +11,40 @@ from flask import Response, request, stream_with_context, url_for
 from flask.views import MethodView
 
 from service import metrics
+from service.http import wire
 from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import bearer_token, ctx, current_player, hold_stream
 from service.http.errors import end_on_outage
+from service.http.paging import ETAG_OF_LIST, NEXT_LINK, next_link
 from service.http.schemas import (
     DeliveryOut,
     MeStreamQuery,
     MyGame,
     MyGamesQuery,
+    NoticePage,
+    NoticesQuery,
+    PageQuery,
     PlayerOut,
+    PushDeliveryOut,
+    PushSubscriptionIn,
+    PushSubscriptionOut,
     TokenCreated,
     TokenIn,
     TokenOut,
+    VapidKey,
     WebhookCreated,
     WebhookIn,
     WebhookOut,
     is_notice_id,
 )
 from service.http.stream_auth import TOKEN_ENDED, TokenWatch
-from service.inbox import my_games, notice_order
+from service.inbox import my_games, my_games_page, notice_order
+from service.paging import MAYBE_NUMBER, NUMBER, decode_cursor, encode_cursor, page_by_key
+
+MY_GAME = MyGame(many=True)
+# The shape of a /v1/me/games cursor by filter (service.inbox.my_games_page).
+MY_GAMES_CURSORS = {"open": (NUMBER, str), "running": (NUMBER, str),
+                    "my_turn": (bool, MAYBE_NUMBER, int, str)}
 
 blp = Blueprint("me", __name__, url_prefix="/v1/me",
                 description="Your account: games, notices, webhooks, tokens")
@@ -47,13 +63,54 @@ class Me(MethodView):
 @blp.route("/games")
 class MyGames(MethodView):
     @blp.arguments(MyGamesQuery(), location="query")
-    @blp.response(200, MyGame(many=True))
+    @blp.response(200, MyGame(many=True), headers={"ETag": ETAG_OF_LIST, "Link": NEXT_LINK})
+    @blp.alt_response(304, description="Not modified since the ETag in If-None-Match")
     @blp.errors(400, 401)
     def get(self, query):
-        """Your games, with your prompt and its deadline where one waits for you."""
+        """Your games, with your prompt and its deadline where one waits for you, a page at
+        a time (`limit`, `cursor`; the next page's URL in `Link`); an ETag for If-None-Match."""
         player = current_player()
-        return my_games(ctx().service, player["id"], query["filter"], query["limit"],
-                        query["offset"])
+        service = ctx().service
+        if query["offset"]:  # the old way (deprecated): pages shift as games come and go
+            rows, following = my_games(service, player["id"], query["filter"],
+                                       query["limit"], query["offset"]), None
+        else:
+            shape = MY_GAMES_CURSORS.get(query["filter"], (int, NUMBER, str))
+            rows, following = my_games_page(service, player["id"], query["filter"],
+                                            query["limit"],
+                                            decode_cursor(query.get("cursor"), shape))
+        # The rows as sent (versions, prompts, deadlines): any change is another tag.
+        tag = hashlib.sha256(wire.dumps(MY_GAME.dump(rows))).hexdigest()[:32]
+        headers = {"ETag": f'"{tag}"', "Vary": "Authorization",
+                   **next_link("cursor", following)}
+        if tag in request.if_none_match:  # werkzeug's ETags hold the tags unquoted
+            return "", 304, headers
+        return rows, 200, headers
+
+
+@blp.route("/events")
+class MyNoticeList(MethodView):
+    @blp.arguments(NoticesQuery(), location="query")
+    @blp.response(200, NoticePage)
+    @blp.errors(400, 401)
+    def get(self, query):
+        """Your notices after `after`, oldest first; with `wait`, a long poll."""
+        tablestream = ctx()
+        player = current_player()
+        inbox = tablestream.service.inbox
+        after = query["after"]
+        notices = inbox.read(player["id"], after, count=query["limit"])
+        wait = min(query["wait"], tablestream.config.long_poll_max_seconds)
+        if not notices and wait > 0:
+            # The process's shared feed of the inbox, as the stream follows it (issue 26).
+            batches = _feed(inbox, player["id"], after, wait)
+            with closing(batches):
+                batch = next(batches, None)
+            notices = batch.items[:query["limit"]] if batch is not None else []
+        last = notices[-1]["id"] if notices else after
+        following = last if len(notices) >= query["limit"] else None
+        return ({"notices": notices, "after": last, "next": following}, 200,
+                next_link("after", following))
 
 
 @blp.route("/events/stream")
@@ -64,7 +121,7 @@ class MyNotices(MethodView):
                        "clock_warning, game_over) across all your games; each `id` resumes "
                        "with Last-Event-ID",
         "content": {"text/event-stream": {"schema": sse_event_schema(
-            "The notice's id", "The notice's kind", {"type": "object"})}}}})
+            "the notice's id", "the notice's kind", "the notice (`NoticeOut`)")}}}})
     @blp.errors(400, 401, 429)
     def get(self, query):
         """Follow notices from all your games on one connection."""
@@ -95,10 +152,7 @@ def _follow(inbox, player_id: str, after: str, watch: TokenWatch) -> Iterator[st
 def _notices(inbox, player_id: str, after: str, watch: TokenWatch) -> Iterator[str | bytes]:
     """The player's notices from the process's shared feed of their inbox (service.fanout),
     until the token the stream was opened with stops working (service.http.stream_auth)."""
-    batches = ctx().fanout.follow(
-        ("inbox", player_id), after, read=lambda last: inbox.read(player_id, last),
-        wait=lambda last, block_ms: inbox.read(player_id, last, block_ms=block_ms),
-        position_of=_notice_id, order=notice_order, heartbeat=watch.wake)
+    batches = _feed(inbox, player_id, after, watch.wake)
     with closing(batches):
         for batch in batches:
             if watch.ended():
@@ -114,6 +168,14 @@ def _notices(inbox, player_id: str, after: str, watch: TokenWatch) -> Iterator[s
             yield from batch.once("notices", lambda b=batch: [
                 f"id: {n['id']}\nevent: {n['kind']}\ndata: {json.dumps(n)}\n\n"
                 for n in b.items])
+
+
+def _feed(inbox, player_id: str, after: str, heartbeat: float):
+    """The player's notices after ``after`` in batches, None after ``heartbeat`` without any."""
+    return ctx().fanout.follow(
+        ("inbox", player_id), after, read=lambda last: inbox.read(player_id, last),
+        wait=lambda last, block_ms: inbox.read(player_id, last, block_ms=block_ms),
+        position_of=_notice_id, order=notice_order, heartbeat=heartbeat)
 
 
 def _notice_id(notice: dict) -> str:
@@ -132,7 +194,7 @@ class Webhooks(MethodView):
     @blp.response(201, WebhookCreated)
     @blp.errors(400, 401)
     def post(self, body):
-        """Register an HTTPS callback for your_turn, undo_asked and game_over notices."""
+        """Register an HTTPS callback for your notices (every kind unless `events` says)."""
         player = current_player()
         hook = ctx().service.inbox.webhooks.register(player["id"], body["url"],
                                                      body.get("events"))
@@ -150,20 +212,90 @@ class Webhook(MethodView):
 
 @blp.route("/webhooks/<webhook_id>/deliveries")
 class Deliveries(MethodView):
-    @blp.response(200, DeliveryOut(many=True))
-    @blp.errors(401, 404)
-    def get(self, webhook_id):
+    @blp.arguments(PageQuery(), location="query")
+    @blp.response(200, DeliveryOut(many=True), headers={"Link": NEXT_LINK})
+    @blp.errors(400, 401, 404)
+    def get(self, query, webhook_id):
         """The latest deliveries to a webhook, newest first: pending, delivered or failed."""
-        return ctx().service.inbox.webhooks.deliveries(current_player()["id"], webhook_id)
+        deliveries = ctx().service.inbox.webhooks.deliveries(current_player()["id"], webhook_id)
+        return _page(deliveries, lambda d: [-d["created"], d["id"]], query)
+
+
+@blp.route("/push-subscriptions")
+class PushSubscriptionList(MethodView):
+    @blp.arguments(PageQuery(), location="query")
+    @blp.response(200, PushSubscriptionOut(many=True), headers={"Link": NEXT_LINK})
+    @blp.errors(400, 401)
+    def get(self, query):
+        """Your Web Push subscriptions (browsers and apps told of your notices)."""
+        records = ctx().service.inbox.push.list(current_player()["id"])
+        return _page(records, lambda r: [r["created"], r["id"]], query)
+
+    @blp.arguments(PushSubscriptionIn())
+    @blp.response(201, PushSubscriptionOut)
+    @blp.errors(400, 401)
+    def post(self, body):
+        """Subscribe a browser (its PushSubscription) to pushes of your notices."""
+        player = current_player()
+        record = ctx().service.inbox.push.register(
+            player["id"], body["endpoint"], body["keys"]["p256dh"], body["keys"]["auth"],
+            body.get("events"))
+        return record, 201, {"Location": url_for("me.PushDeliveries",
+                                                 subscription_id=record["id"])}
+
+
+@blp.route("/push-key")
+class PushKey(MethodView):
+    @blp.response(200, VapidKey)
+    @blp.errors(401)
+    def get(self):
+        """The server's VAPID public key, to subscribe a browser with (applicationServerKey)."""
+        current_player()
+        return {"public_key": ctx().service.inbox.push.public_key()}
+
+
+@blp.route("/push-subscriptions/<subscription_id>")
+class PushSubscription(MethodView):
+    @blp.response(204)
+    @blp.errors(401, 404)
+    def delete(self, subscription_id):
+        """Remove a push subscription; pushes not yet sent are dropped."""
+        ctx().service.inbox.push.delete(current_player()["id"], subscription_id)
+
+
+@blp.route("/push-subscriptions/<subscription_id>/deliveries")
+class PushDeliveries(MethodView):
+    @blp.arguments(PageQuery(), location="query")
+    @blp.response(200, PushDeliveryOut(many=True), headers={"Link": NEXT_LINK})
+    @blp.errors(400, 401, 404)
+    def get(self, query, subscription_id):
+        """The latest pushes to a subscription, newest first: pending, delivered or failed."""
+        deliveries = ctx().service.inbox.push.deliveries(current_player()["id"],
+                                                         subscription_id)
+        return _page(deliveries, lambda d: [-d["created"], d["id"]], query)
 
 
 @blp.route("/tokens")
 class Tokens(MethodView):
-    @blp.response(200, TokenOut(many=True))
-    @blp.errors(401)
-    def get(self):
+    @blp.arguments(PageQuery(), location="query")
+    @blp.response(200, TokenOut(many=True), headers={"Link": NEXT_LINK})
+    @blp.errors(400, 401)
+    def get(self, query):
         """Your bearer tokens (names and dates; a token itself is shown only when made)."""
-        return ctx().accounts.tokens(current_player()["id"])
+        tokens = ctx().accounts.tokens(current_player()["id"])  # in the order issued
+        after = decode_cursor(query.get("cursor"), (NUMBER, str))
+        start = 0
+        if after is not None:
+            ids = [token["id"] for token in tokens]
+            # After the cursor's token; if it was revoked since, from its time (a token made
+            # in the same instant may come again: none is skipped).
+            start = ids.index(after[1]) + 1 if after[1] in ids else next(
+                (i for i, token in enumerate(tokens) if token["created"] >= after[0]),
+                len(tokens))
+        page = tokens[start:start + query["limit"]]
+        more = start + query["limit"] < len(tokens)
+        following = encode_cursor([page[-1]["created"], page[-1]["id"]]) if more else None
+        return page, 200, next_link("cursor", following)
 
     @blp.arguments(TokenIn())
     @blp.response(201, TokenCreated)
@@ -173,6 +305,13 @@ class Tokens(MethodView):
         record, token = ctx().accounts.issue_token(current_player()["id"], body["name"],
                                                    body.get("expires_in"))
         return {**record, "token": token}, 201, {"Location": url_for("me.Tokens")}
+
+
+def _page(items: list[dict], key, query) -> tuple:
+    """A page of a list held in memory (a player's deliveries, tokens), in ``key`` order."""
+    page, following = page_by_key(items, key, decode_cursor(query.get("cursor"), (NUMBER, str)),
+                                  query["limit"])
+    return page, 200, next_link("cursor", following)
 
 
 @blp.route("/tokens/<token_id>")

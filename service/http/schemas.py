@@ -9,6 +9,8 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from games import REGISTRY, UNLISTED
+from service.inbox import KINDS as NOTICE_KINDS
+from service.push import PUSHED as PUSH_KINDS
 
 # The hosted games by their stable names, for the OpenAPI document (the catalog has the details).
 LISTED_GAMES = ", ".join(sorted(name for name in REGISTRY if name not in UNLISTED))
@@ -19,6 +21,10 @@ MAX_VERSION = 2**53 - 1
 # refuses 0-20000000000000000000 with an error, which was a 500). [0-9], not \d, which would
 # also match other scripts' digits.
 NOTICE_ID = "[0-9]{1,19}-[0-9]{1,19}"
+# A long poll (issue 26) waits at most this long (service.config lowers it, never raises it).
+LONG_POLL_SECONDS = 25
+LONG_POLL_WAIT = ("Long poll: when nothing is there yet, wait up to this many seconds for it "
+                  "(an answer comes at once when there is something; 0: never wait)")
 
 # One unit for every time on the wire: Unix milliseconds (integers), as the event log stores them.
 # One type for a seat: an integer (null where the platform, not a seat, acted).
@@ -126,8 +132,10 @@ class LobbyQuery(ma.Schema):
     game = fields.String()
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=100_000),
-                            metadata={"description": "Games to skip: the next page starts "
-                                                     "at offset + limit"})
+                            metadata={"description": "Deprecated (pages shift as games come "
+                                                     "and go): use `cursor`"})
+    cursor = fields.String(validate=validate.Length(max=500), metadata={
+        "description": "The `next` cursor of the page before (see the `Link` header)"})
 
 
 class CatalogEntry(ma.Schema):
@@ -198,8 +206,13 @@ class CommandOut(ma.Schema):
 
 class EventsQuery(ma.Schema):
     from_ = fields.Integer(data_key="from", load_default=1, validate=validate.Range(min=1))
+    after = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION), metadata={
+        "description": "Events after this version (instead of `from`): the `version` of the "
+                       "last answer"})
     to = fields.Integer(validate=validate.Range(min=1))
     limit = fields.Integer(load_default=200, validate=validate.Range(min=1, max=1000))
+    wait = fields.Integer(load_default=0, validate=validate.Range(min=0, max=LONG_POLL_SECONDS),
+                          metadata={"description": LONG_POLL_WAIT})
 
 
 class EventPage(ma.Schema):
@@ -292,8 +305,16 @@ class MyGamesQuery(ma.Schema):
         "description": "my_turn: games waiting for you, the soonest deadline first"})
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=100_000),
-                            metadata={"description": "Games to skip: the next page starts "
-                                                     "at offset + limit"})
+                            metadata={"description": "Deprecated (pages shift as games come "
+                                                     "and go): use `cursor`"})
+    cursor = fields.String(validate=validate.Length(max=500), metadata={
+        "description": "The `next` cursor of the page before (see the `Link` header)"})
+
+
+class PageQuery(ma.Schema):
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
+    cursor = fields.String(validate=validate.Length(max=500), metadata={
+        "description": "The `next` cursor of the page before (see the `Link` header)"})
 
 
 class MyGame(ma.Schema):
@@ -321,12 +342,97 @@ class MeStreamQuery(ma.Schema):
         "description": "Resume after this notice id (or send the Last-Event-ID header)"})
 
 
+class NoticesQuery(ma.Schema):
+    after = fields.String(load_default="0-0", validate=validate.Regexp(f"^{NOTICE_ID}$"),
+                          metadata={"description": "Notices after this id: the `after` of the "
+                                                   "last answer (default: the oldest kept)"})
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    wait = fields.Integer(load_default=0, validate=validate.Range(min=0, max=LONG_POLL_SECONDS),
+                          metadata={"description": LONG_POLL_WAIT})
+
+
+class NoticeOut(ma.Schema):
+    """One notice (service/inbox.py): which fields it has depends on its kind."""
+
+    id = fields.String(required=True, metadata={"description": "Resume after it with `after` "
+                                                               "or Last-Event-ID"})
+    kind = fields.String(required=True, validate=validate.OneOf(NOTICE_KINDS))
+    game_id = fields.String(required=True)
+    game = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "The game's version"})
+    seat = fields.Integer(required=True, metadata={"description": "Your seat"})
+    since = fields.Integer(metadata={"description": "your_turn, clock_warning: the version "
+                                                    "that opened the decision"})
+    deadline = fields.Integer(allow_none=True, metadata={
+        "description": "your_turn, clock_warning: when the clock runs out (Unix ms)"})
+    label = fields.String(metadata={"description": "your_turn: the prompt"})
+    kinds = fields.List(fields.String(), metadata={
+        "description": "your_turn: the command types you may send"})
+    by = fields.Integer(allow_none=True, metadata={"description": "undo_asked: who asks"})
+    to_version = fields.Integer(allow_none=True, metadata={
+        "description": "undo_asked: the version the game would go back to"})
+    won = fields.Boolean(metadata={"description": "game_over: whether you won"})
+    disputed = fields.Integer(metadata={"description": "dispute_ruled: the version disputed"})
+
+
+class NoticePage(ma.Schema):
+    notices = fields.List(fields.Nested(NoticeOut), required=True)
+    after = fields.String(required=True, metadata={
+        "description": "Send as `after` next time (the last notice's id, or the `after` you "
+                       "sent when there was none)"})
+    next = fields.String(required=True, allow_none=True, metadata={
+        "description": "`after` of the next page when this one is full (more may follow; "
+                       "also the `Link` header), else null"})
+
+
+class PushKeys(ma.Schema):
+    p256dh = fields.String(required=True, validate=validate.Length(min=40, max=200), metadata={
+        "description": "The browser's P-256 public key (base64url)"})
+    auth = fields.String(required=True, validate=validate.Length(min=16, max=64), metadata={
+        "description": "The browser's auth secret (base64url)"})
+
+
+class PushSubscriptionIn(ma.Schema):
+    """A browser's ``PushSubscription.toJSON()``, and which notices to push."""
+
+    endpoint = fields.String(required=True, validate=validate.Length(min=8, max=2000),
+                             metadata={"description": "The push service's https:// URL"})
+    keys = fields.Nested(PushKeys, required=True)
+    events = fields.List(fields.String(validate=validate.OneOf(PUSH_KINDS)), metadata={
+        "description": "Notice kinds to push (default: all of them)"})
+
+
+class PushSubscriptionOut(ma.Schema):
+    id = fields.String(required=True)
+    endpoint = fields.String(required=True)
+    events = fields.List(fields.String(), required=True)
+    created = UnixMillis(required=True, metadata={"description": "Unix ms"})
+
+
+class PushDeliveryOut(ma.Schema):
+    id = fields.String(required=True)
+    subscription = fields.String(required=True)
+    kind = fields.String(required=True)
+    status = fields.String(required=True, metadata={"description": "pending, delivered or failed"})
+    attempts = fields.Integer(required=True)
+    created = UnixMillis(required=True, metadata={"description": "Unix ms"})
+    last_status = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "The push service's HTTP status at the last attempt"})
+    last_error = fields.String(required=True, allow_none=True)
+    next_attempt = UnixMillis(metadata={"description": "When the next retry is due (Unix ms)"})
+
+
+class VapidKey(ma.Schema):
+    public_key = fields.String(required=True, metadata={
+        "description": "The server's VAPID public key: `applicationServerKey` for "
+                       "`pushManager.subscribe`"})
+
+
 class WebhookIn(ma.Schema):
     url = fields.String(required=True, validate=validate.Length(min=8, max=2000), metadata={
         "description": "https:// URL that receives the notices"})
-    events = fields.List(fields.String(validate=validate.OneOf(
-        ["your_turn", "undo_asked", "game_over"])), metadata={
-        "description": "Notice kinds to send (default: all three)"})
+    events = fields.List(fields.String(validate=validate.OneOf(NOTICE_KINDS)), metadata={
+        "description": "Notice kinds to send (default: all of them)"})
 
 
 class WebhookOut(ma.Schema):

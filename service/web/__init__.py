@@ -15,7 +15,8 @@ STATIC = Path(__file__).parent / "static"
 # its styles one stylesheet (style properties set from script go through the CSSOM, which a
 # policy without 'unsafe-inline' allows).
 CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; "
-                           "img-src 'self' data:; connect-src 'self'; base-uri 'none'; "
+                           "img-src 'self' data:; connect-src 'self'; manifest-src 'self'; "
+                           "worker-src 'self'; base-uri 'none'; "
                            "form-action 'self'; frame-ancestors 'none'")
 
 blp = Blueprint("web", __name__, static_folder=str(STATIC), static_url_path="/play",

@@ -75,3 +75,13 @@ def test_declared_headers_match_what_the_answers_carry():
     assert "Idempotent-Replayed" in command["200"]["headers"]
     assert "Location" in spec["paths"]["/v1/games"]["post"]["responses"]["201"]["headers"]
     assert "Retry-After" in spec["components"]["responses"]["TOO_MANY_REQUESTS"]["headers"]
+
+
+def test_the_servers_are_relative_so_try_it_out_calls_the_host_that_served_the_docs():
+    from urllib.parse import urlparse
+
+    for server in openapi_dict()["servers"]:
+        parsed = urlparse(server["url"])
+        assert not parsed.scheme and not parsed.netloc, server
+        # Paths start with /v1: the server is the origin's root.
+        assert server["url"] == "/"

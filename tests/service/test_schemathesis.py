@@ -23,7 +23,26 @@ from tests import unlimited
 from tests.playing import play_randomly
 from tests.service.conftest import Api
 
-schema = schemathesis.openapi.from_dict(openapi_dict())
+# What one server-sent event of each stream carries. The document describes a stream's body as
+# text (all OpenAPI 3.0 can say, and what a generated client reads: issue 26); schemathesis
+# reads a text/event-stream schema as each event's instead, so it is given those here.
+EVENT_DATA = {"/v1/games/{game_id}/events/stream": "EventOut",
+              "/v1/me/events/stream": "NoticeOut"}
+
+
+def with_event_schemas(document: dict) -> dict:
+    """``document`` with each stream's schema replaced by the schema of one of its events."""
+    for path, data in EVENT_DATA.items():
+        content = document["paths"][path]["get"]["responses"]["200"]["content"]
+        content["text/event-stream"]["schema"] = {
+            "type": "object", "required": ["id", "event", "data"], "properties": {
+                "id": {"type": "string"}, "event": {"type": "string"},
+                "data": {"type": "string", "contentMediaType": "application/json",
+                         "contentSchema": {"$ref": f"#/components/schemas/{data}"}}}}
+    return document
+
+
+schema = schemathesis.openapi.from_dict(with_event_schemas(openapi_dict()))
 
 MAX_EXAMPLES = 25
 STREAM_SECONDS = 0.5  # event streams never end by themselves: read this long, then stop
@@ -60,7 +79,7 @@ def table(redis_url) -> Table:
     # No rate limits, and the unlisted tally its tables are made of (tests/unlimited.py).
     api = Api(create_app(Config(redis_url=redis_url, workers_enabled=False,
                                 sse_heartbeat_seconds=0.1, access_log=False,
-                                **unlimited.CONFIG)))
+                                long_poll_max_seconds=0.1, **unlimited.CONFIG)))
     headers = api.player("fuzz")
     service = api.service
     me = api.client.get("/v1/me", headers=headers).json["id"]

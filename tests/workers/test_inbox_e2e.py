@@ -14,6 +14,7 @@ from service.webhooks import sign
 from tests import unlimited
 from tests.service.test_me_and_webhooks import Receiver
 from tests.workers.conftest import wait_for
+from tests.workers.push_receiver import Browser, PushService
 from workers import jobs
 
 
@@ -94,7 +95,7 @@ def test_one_account_stream_and_a_webhook_get_each_turn_of_two_games_in_order(
         assert [n["kind"] for n in streamed].count("game_started") == 2
 
         drain()  # the worker's webhook jobs
-        pushed = [n for n in streamed if n["kind"] in ("your_turn", "undo_asked", "game_over")]
+        pushed = streamed  # webhooks carry every notice kind (issue 26)
         got = [json.loads(r["body"]) for r in receiver.received]
         assert [n["id"] for n in got] == [n["id"] for n in pushed]  # each once, in order
         for request in receiver.received:
@@ -141,3 +142,62 @@ def test_a_clock_warning_reaches_the_player_whose_decision_still_waits(app_servi
     # A stale warning (the seat acted, or another decision is open) says nothing.
     assert jobs.clock_warning(game_id, warn.seat, warn.since - 1) is False
     assert jobs.clock_warning(game_id, 1 - warn.seat, warn.since) is False
+
+
+def test_a_clock_warning_goes_out_once_per_decision_however_often_the_sweeper_runs(
+        app_service, scheduler, drain):
+    from workers.scheduling import due_jobs
+    from workers.sweeper import Sweeper
+
+    client = app_service.test_client()
+    tokens = [client.post("/v1/players", json={"name": n}).json["token"] for n in ("ann", "bob")]
+    heads = [{"Authorization": f"Bearer {t}"} for t in tokens]
+    receiver = Receiver()
+    push_service = PushService()
+    try:
+        for headers in heads:
+            client.post("/v1/me/webhooks", headers=headers, json={"url": receiver.url})
+        browsers = [Browser(f"{push_service.base}/push/{seat}") for seat in (0, 1)]
+        for headers, browser in zip(heads, browsers, strict=True):
+            client.post("/v1/me/push-subscriptions", headers=headers,
+                        json=browser.subscription)
+        game_id = client.post("/v1/games", headers=heads[0], json={
+            "game": "loot", "seats": [{"kind": "human"}, {"kind": "human"}],
+            "options": {"turn_seconds": 120}}).json["id"]
+        client.post(f"/v1/games/{game_id}/join", headers=heads[1])
+        client.post(f"/v1/games/{game_id}/start", headers=heads[0])
+        service = app_service.extensions["tablestream"].service
+        projection = service.projection(game_id)
+        [warn] = [d for d in due_jobs(projection) if d.kind == "warn"]
+        player = projection.seats[warn.seat]["player"]
+        # The sweeper runs every second while the decision waits, between its warning and its
+        # clock (30 s apart): each run finds the game overdue (its warning time has passed).
+        for later in range(3, 28, 3):
+            Sweeper(service, scheduler, clock=lambda later=later: warn.at + later).run(
+                reconcile=False)
+            drain()
+        warnings = [n for n in service.inbox.read(player) if n["kind"] == "clock_warning"]
+        assert [(n["game_id"], n["seat"], n["since"]) for n in warnings] == [
+            (game_id, warn.seat, warn.since)]
+        hooked = [json.loads(r["body"]) for r in receiver.received]
+        assert [n["id"] for n in hooked if n["kind"] == "clock_warning"] == [warnings[0]["id"]]
+        # Webhooks carry every kind now: each player was told the game started.
+        assert sorted(n["seat"] for n in hooked if n["kind"] == "game_started") == [0, 1]
+        pushed = [browsers[int(r["path"].rsplit("/", 1)[1])].decrypt(r["body"])["notice"]
+                  for r in push_service.received]
+        assert [n["id"] for n in pushed if n["kind"] == "clock_warning"] == [
+            warnings[0]["id"]]
+    finally:
+        receiver.close()
+        push_service.close()
+
+
+def test_a_notice_published_twice_is_delivered_once(app_service):
+    service = app_service.extensions["tablestream"].service
+    notice = {"kind": "clock_warning", "game_id": "g1", "game": "loot", "version": 3,
+              "seat": 0, "since": 3, "deadline": 1}
+    assert len(service.inbox.publish([("p-once", notice)])) == 1
+    assert service.inbox.publish([("p-once", {**notice, "version": 4})]) == []
+    # Another decision (or kind) of the same seat is another notice.
+    assert len(service.inbox.publish([("p-once", {**notice, "since": 5})])) == 1
+    assert len(service.inbox.publish([("p-once", {**notice, "kind": "your_turn"})])) == 1

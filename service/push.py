@@ -1,0 +1,252 @@
+"""Web Push (issue 26): a player's browsers and apps told of their notices through their push
+services (RFC 8030), each message encrypted to the subscription's keys (RFC 8291,
+``aes128gcm``) and signed with the server's VAPID key (RFC 8292), by an RQ job that retries
+with backoff, as webhooks are (service/webhooks.py). A push service that answers 404 or 410
+says the subscription is gone: it is dropped.
+
+The VAPID key pair is made once and kept in Redis (``push:vapid``) for every process, unless
+$VAPID_PRIVATE_KEY names a PEM file; browsers subscribe with its public key
+(``GET /v1/push/vapid-key``).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import secrets
+import time
+from typing import Any
+from urllib.parse import urlparse
+
+import requests
+from cryptography.hazmat.primitives import serialization
+from py_vapid import Vapid
+from pywebpush import WebPushException, webpush
+
+from service.errors import BadRequest, NotFound
+from service.webhooks import _is_internal
+
+log = logging.getLogger(__name__)
+
+# What becomes a push (issue 26): your turn, clock running out, game started and finished,
+# takeback asked, dispute ruled.
+PUSHED = ("game_started", "your_turn", "clock_warning", "game_over", "undo_asked",
+          "dispute_ruled")
+MAX_SUBSCRIPTIONS = 10  # per player: a phone, a laptop...
+DELIVERIES_KEPT = 100  # per subscription
+RETRY_INTERVALS = (5, 30, 120, 600, 1800)  # seconds between attempts after a failure
+TIMEOUT = 5.0
+TTL = 24 * 3600  # how long a push service keeps a message for a device that is offline
+GONE = (404, 410)  # RFC 8030 §7.3: the subscription expired or was unsubscribed
+VAPID_KEY = "push:vapid"
+SUBJECT = "mailto:admin@tablestream.invalid"
+
+TITLES = {"game_started": "Your game started", "your_turn": "Your turn",
+          "clock_warning": "Your clock is running out", "game_over": "Game over",
+          "undo_asked": "A takeback is asked", "dispute_ruled": "Your dispute was ruled"}
+
+
+def _subs_key(player_id: str) -> str:
+    return f"push:subscriptions:{player_id}"
+
+
+def _deliveries_key(subscription_id: str) -> str:
+    return f"push:deliveries:{subscription_id}"
+
+
+def payload(notice: dict[str, Any]) -> dict[str, Any]:
+    """What the service worker gets: a title and text to show, the page to open on a tap,
+    and the notice itself."""
+    game = notice.get("game", "")
+    return {"title": TITLES.get(notice["kind"], notice["kind"]),
+            "body": f"{game} game {notice['game_id']}",
+            "url": f"/play/#/games/{notice['game_id']}", "notice": notice}
+
+
+class PushSubscriptions:
+    """Subscriptions and delivery records in Redis; delivery jobs on the RQ queue."""
+
+    def __init__(self, client: Any, enqueue: Any = None, allow_http: bool = False,
+                 retry_intervals: tuple[int, ...] = RETRY_INTERVALS,
+                 private_key_file: str | None = None, subject: str = SUBJECT):
+        self.redis = client
+        self.enqueue = enqueue  # enqueue(player, subscription, delivery[, delay]) or None
+        self.allow_http = allow_http  # loopback push services: tests and local development
+        self.retry_intervals = retry_intervals
+        self.private_key_file = private_key_file
+        self.subject = subject
+        self._vapid: Vapid | None = None
+
+    # --- keys ---------------------------------------------------------------------------------
+
+    def vapid(self) -> Vapid:
+        """The server's VAPID key (made once, shared by every process through Redis)."""
+        if self._vapid is None:
+            if self.private_key_file:
+                self._vapid = Vapid.from_file(self.private_key_file)
+            else:
+                made = Vapid()
+                made.generate_keys()
+                self.redis.set(VAPID_KEY, made.private_pem().decode(), nx=True)
+                pem = self.redis.get(VAPID_KEY)
+                self._vapid = Vapid.from_pem(pem.encode() if isinstance(pem, str) else pem)
+        return self._vapid
+
+    def public_key(self) -> str:
+        """The VAPID public key as browsers take it (``applicationServerKey``): the
+        uncompressed P-256 point, base64url without padding."""
+        raw = self.vapid().public_key.public_bytes(serialization.Encoding.X962,
+                                                   serialization.PublicFormat.UncompressedPoint)
+        return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+    # --- the player's side --------------------------------------------------------------------
+
+    def register(self, player_id: str, endpoint: str, p256dh: str, auth: str,
+                 kinds: list[str] | None) -> dict[str, Any]:
+        """A new subscription (a browser's PushSubscription.toJSON())."""
+        self._check_endpoint(endpoint)
+        kinds = sorted(set(kinds or PUSHED))
+        unknown = set(kinds) - set(PUSHED)
+        if unknown:
+            raise BadRequest("unknown_notice_kind", f"Pushes carry {', '.join(PUSHED)}.",
+                             errors={"events": sorted(unknown)})
+        for existing in self.list(player_id):
+            if existing["endpoint"] == endpoint:  # the same browser subscribing again
+                self.redis.hdel(_subs_key(player_id), existing["id"])
+        if self.redis.hlen(_subs_key(player_id)) >= MAX_SUBSCRIPTIONS:
+            raise BadRequest("too_many_push_subscriptions",
+                             f"A player may have {MAX_SUBSCRIPTIONS} push subscriptions.")
+        record = {"id": "ps_" + secrets.token_hex(8), "endpoint": endpoint,
+                  "keys": {"p256dh": p256dh, "auth": auth}, "events": kinds,
+                  "created": time.time()}
+        self.redis.hset(_subs_key(player_id), record["id"], json.dumps(record))
+        return record
+
+    def list(self, player_id: str) -> list[dict[str, Any]]:
+        """The player's subscriptions, oldest first."""
+        records = [json.loads(raw) for raw in self.redis.hvals(_subs_key(player_id))]
+        return sorted(records, key=lambda r: (r["created"], r["id"]))
+
+    def delete(self, player_id: str, subscription_id: str) -> None:
+        if not self.redis.hdel(_subs_key(player_id), subscription_id):
+            raise NotFound("push_subscription_not_found",
+                           f"You have no push subscription {subscription_id}.")
+        self.redis.delete(_deliveries_key(subscription_id))
+
+    def deliveries(self, player_id: str, subscription_id: str) -> list[dict[str, Any]]:
+        """The latest deliveries to one subscription, newest first, with their status."""
+        self._subscription(player_id, subscription_id)
+        raw = self.redis.hvals(_deliveries_key(subscription_id))
+        return sorted((json.loads(r) for r in raw), key=lambda d: d["created"], reverse=True)
+
+    # --- the service's side -------------------------------------------------------------------
+
+    def pushes(self, notice: dict[str, Any]) -> bool:
+        return notice["kind"] in PUSHED and self.enqueue is not None
+
+    def notify(self, player_id: str, notice: dict[str, Any]) -> int:
+        """Queue a push of ``notice`` (with its id) to each subscription that wants it; how
+        many were queued."""
+        if not self.pushes(notice):
+            return 0
+        queued = 0
+        for record in self.list(player_id):
+            if notice["kind"] not in record["events"]:
+                continue
+            delivery = {"id": f"{record['id']}-{notice['id']}", "subscription": record["id"],
+                        "kind": notice["kind"], "notice": notice, "status": "pending",
+                        "attempts": 0, "created": time.time(), "last_status": None,
+                        "last_error": None}
+            # A notice is pushed once (issue 26): the same delivery id is never queued twice.
+            if not self.redis.hsetnx(_deliveries_key(record["id"]), delivery["id"],
+                                     json.dumps(delivery)):
+                continue
+            self._trim(record["id"])
+            self.enqueue(player_id, record["id"], delivery["id"])
+            queued += 1
+        return queued
+
+    def deliver(self, player_id: str, subscription_id: str, delivery_id: str) -> float | None:
+        """Attempt one push: None when done (delivered, failed for good, or the subscription
+        gone), else the seconds to wait before the next attempt."""
+        try:
+            record = self._subscription(player_id, subscription_id)
+        except NotFound:
+            return None
+        raw = self.redis.hget(_deliveries_key(subscription_id), delivery_id)
+        if raw is None:
+            return None
+        delivery = json.loads(raw)
+        if delivery["status"] != "pending":
+            return None  # a repeated job: settled already
+        delivery["attempts"] += 1
+        try:
+            self._check_endpoint(record["endpoint"])
+            answer = webpush({"endpoint": record["endpoint"], "keys": record["keys"]},
+                             data=json.dumps(payload(delivery["notice"])),
+                             vapid_private_key=self.vapid(),
+                             vapid_claims={"sub": self.subject}, timeout=TIMEOUT, ttl=TTL,
+                             requests_session=_NO_REDIRECTS)
+            delivery["last_status"] = getattr(answer, "status_code", None)
+            delivery["status"], delivery["last_error"] = "delivered", None
+        except WebPushException as exc:
+            status = exc.response.status_code if exc.response is not None else None
+            delivery["last_status"], delivery["last_error"] = status, str(exc)[:200]
+            if status in GONE:
+                # The push service forgot this subscription: so do we (issue 26).
+                self.redis.hdel(_subs_key(player_id), subscription_id)
+                self.redis.delete(_deliveries_key(subscription_id))
+                log.info("push subscription %s is gone (%s): dropped", subscription_id,
+                         status)
+                return None
+        except (requests.RequestException, BadRequest, OSError) as exc:
+            delivery["last_error"] = str(exc)[:200]
+        wait = None
+        if delivery["status"] == "pending":
+            if delivery["attempts"] > len(self.retry_intervals):
+                delivery["status"] = "failed"
+            else:
+                wait = float(self.retry_intervals[delivery["attempts"] - 1])
+                delivery["next_attempt"] = time.time() + wait
+        self.redis.hset(_deliveries_key(subscription_id), delivery_id, json.dumps(delivery))
+        return wait
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    def _check_endpoint(self, endpoint: str) -> None:
+        """The same outbound-address rule as webhooks: https, and no private or loopback
+        address unless local receivers are allowed."""
+        parsed = urlparse(endpoint)
+        schemes = ("https", "http") if self.allow_http else ("https",)
+        if parsed.scheme not in schemes or not parsed.hostname:
+            raise BadRequest("invalid_push_endpoint", "A push endpoint must be an https:// URL.")
+        if not self.allow_http and _is_internal(parsed.hostname):
+            raise BadRequest("invalid_push_endpoint",
+                             "A push endpoint must not name a private or loopback address.")
+
+    def _subscription(self, player_id: str, subscription_id: str) -> dict[str, Any]:
+        raw = self.redis.hget(_subs_key(player_id), subscription_id)
+        if raw is None:
+            raise NotFound("push_subscription_not_found",
+                           f"You have no push subscription {subscription_id}.")
+        return json.loads(raw)
+
+    def _trim(self, subscription_id: str) -> None:
+        key = _deliveries_key(subscription_id)
+        if self.redis.hlen(key) > DELIVERIES_KEPT:
+            oldest = sorted(((json.loads(v)["created"], k) for k, v in
+                             self.redis.hgetall(key).items()))[:-DELIVERIES_KEPT]
+            self.redis.hdel(key, *(k for _, k in oldest))
+
+
+class _NoRedirectSession(requests.Session):
+    """A redirect is an answer, never followed (it could lead to an address the check
+    refused)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.max_redirects = 0
+
+
+_NO_REDIRECTS = _NoRedirectSession()

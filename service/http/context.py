@@ -25,6 +25,8 @@ class Tablestream:
     limiter: Any
     quotas: Quotas  # players, games and disputes per minute
     fanout: Fanout  # this process's shared live reads, behind every SSE stream
+    auth: Any = None  # service.auth.service.AuthService: accounts, sessions, passkeys
+    ratings: Any = None  # service.ratings.Ratings: ratings, profiles, leaderboards
 
 
 def ctx() -> Tablestream:

@@ -32,6 +32,7 @@ class Config:
     webhook_allow_http: bool = False  # http:// and private addresses (local receivers, tests)
     webhook_retry_seconds: tuple[int, ...] = ()  # () = service.webhooks.RETRY_INTERVALS
     max_body_bytes: int = 64 * 1024  # larger request bodies are refused (413) unread
+    ratings_namespace: str = "ratings"  # the ratings' Redis keys (tests use one each)
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod

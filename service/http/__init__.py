@@ -27,6 +27,7 @@ from service.http import (
     me,
     observability,
     players,
+    profiles,
     replay,
     undo,
 )
@@ -36,12 +37,13 @@ from service.http.errors import ProblemApi, limit_body
 from service.http.limiter import Quotas, RateLimiter
 from service.inbox import build_inbox
 from service.lobby import Lobby
+from service.ratings import Ratings
 
 API_VERSION = "1.0.0"
 DOCS_PREFIX = "/v1"
 
 BLUEPRINTS = [players.blp, games.blp, commands.blp, events_feed.blp, replay.blp, undo.blp,
-              audit.blp, me.blp, account.blp, account.sessions_blp, health.blp]
+              audit.blp, me.blp, account.blp, account.sessions_blp, profiles.blp, health.blp]
 
 # Headers a browser client may read from a cross-origin answer (CORS hides the rest).
 EXPOSED_HEADERS = ["ETag", "Idempotent-Replayed", "Retry-After", "Location",
@@ -109,7 +111,8 @@ def create_app(config: Config | None = None, followups: Any = None,
                                                 RateLimiter(config.rate_limit_per_second),
                                                 Quotas.from_config(config, redis_client),
                                                 Fanout(int(config.sse_heartbeat_seconds * 1000)),
-                                                AuthService(redis_client, accounts, config))
+                                                AuthService(redis_client, accounts, config),
+                                                Ratings(redis_client, config.ratings_namespace))
     if config.trusted_proxies > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix
 

@@ -66,6 +66,8 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("post", "/v1/sessions/revoke-all"): ("signOutEverywhere", "required"),
     ("post", "/v1/sessions/passkey/options"): ("passkeySignInOptions", "none"),
     ("post", "/v1/sessions/passkey"): ("passkeySignIn", "none"),
+    ("get", "/v1/players/{handle}"): ("getProfile", "none"),
+    ("get", "/v1/leaderboards/{game}"): ("getLeaderboard", "none"),
     ("get", "/healthz"): ("getHealth", "none"),
     ("get", "/readyz"): ("getReadiness", "none"),
 }

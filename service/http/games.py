@@ -95,7 +95,7 @@ class Games(MethodView):
         tablestream.quotas.games.check(player["id"])
         game_id = tablestream.service.create_game(
             player["id"], body["game"], body["options"], body["seats"], body["join"],
-            unlisted=tablestream.config.unlisted_games)
+            unlisted=tablestream.config.unlisted_games, rated=body["rated"])
         return answer(game_wire(game_id, player), 201, {"Location": url_for(
             "games.GameResource", game_id=game_id, _external=False)})
 

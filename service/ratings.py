@@ -260,9 +260,10 @@ class Ratings:
         matches = [Match.from_json(raw) for raw in self.redis.hvals(self.matches_key(title))]
         players = {p for m in matches for p in m.players()}
         pipe = self.redis.pipeline(transaction=False)
-        pipe.delete(self.ratings_key(title), self.board_key(title), self.matches_key(title))
-        for player in players:
-            pipe.delete(self.history_key(title, player))
+        # One key a DEL: a Cluster pipeline takes no multi-key DEL.
+        for key in (self.ratings_key(title), self.board_key(title), self.matches_key(title),
+                    *(self.history_key(title, player) for player in players)):
+            pipe.delete(key)
         if matches:
             pipe.srem(self.applied_key, *(m.game_id for m in matches))
         pipe.execute()

@@ -31,25 +31,21 @@ class RatingPoint(ma.Schema):
     ordinal = fields.Float(required=True)
 
 
-class RatingOut(ma.Schema):
-    game = fields.String(required=True, metadata={"description": "The game title's name"})
-    mu = fields.Float(required=True, metadata={"description": "Estimated skill (Weng-Lin)"})
-    sigma = fields.Float(required=True, metadata={"description": "Its deviation"})
-    ordinal = fields.Float(required=True, metadata={
-        "description": "mu - 3 sigma: what the leaderboard sorts by"})
-    games = fields.Integer(required=True)
-    wins = fields.Integer(required=True)
-    losses = fields.Integer(required=True)
-    draws = fields.Integer(required=True)
-    history = fields.List(fields.Nested(RatingPoint), required=True, metadata={
-        "description": "The latest points, oldest first"})
-
-
 class RecordOut(ma.Schema):
     games = fields.Integer(required=True)
     wins = fields.Integer(required=True)
     losses = fields.Integer(required=True)
     draws = fields.Integer(required=True)
+
+
+class RatingOut(RecordOut):
+    game = fields.String(required=True, metadata={"description": "The game title's name"})
+    mu = fields.Float(required=True, metadata={"description": "Estimated skill (Weng-Lin)"})
+    sigma = fields.Float(required=True, metadata={"description": "Its deviation"})
+    ordinal = fields.Float(required=True, metadata={
+        "description": "mu - 3 sigma: what the leaderboard sorts by"})
+    history = fields.List(fields.Nested(RatingPoint), required=True, metadata={
+        "description": "The latest points, oldest first"})
 
 
 class ProfileOut(ma.Schema):

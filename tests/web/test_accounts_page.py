@@ -26,14 +26,18 @@ def local_page(browser, site):
     page.on("pageerror", lambda error: errors.append(str(error)))
     cdp = context.new_cdp_session(page)
     cdp.send("WebAuthn.enable")
-    authenticator = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
-        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
-        "hasUserVerification": True, "isUserVerified": True,
-        "automaticPresenceSimulation": True}})
-    page.cdp, page.authenticator = cdp, authenticator["authenticatorId"]
+    page.cdp, page.authenticator = cdp, add_authenticator(cdp)
     yield page
     assert errors == []
     context.close()
+
+
+def add_authenticator(cdp) -> str:
+    """A platform authenticator that keeps passkeys and approves every request at once."""
+    return cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
+        "hasUserVerification": True, "isUserVerified": True,
+        "automaticPresenceSimulation": True}})["authenticatorId"]
 
 
 def handle() -> str:
@@ -77,6 +81,14 @@ def test_a_newcomer_signs_up_with_a_passkey_signs_out_and_back_in_and_finds_thei
     page.get_by_role("link", name="Profile").click()
     page.get_by_role("heading", name=name).wait_for()
     page.get_by_role("heading", name="Recent games").wait_for()
+    # A second passkey, on another device (a new authenticator), signs in as well.
+    page.cdp.send("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": page.authenticator})
+    page.authenticator = add_authenticator(page.cdp)
+    page.get_by_role("button", name="Add a passkey").click()
+    page.locator("#passkeys li").nth(1).wait_for()
+    sign_out(page)
+    page.get_by_role("button", name="Continue with a passkey").click()
+    signed_in_as(page, name)
 
 
 def test_a_newcomer_signs_up_with_a_password_and_logs_back_in(local_page):

@@ -89,8 +89,9 @@ export function signUpCard(ctx, guest) {
 
 // --- the profile ---------------------------------------------------------------------------
 
-export async function showProfile(ctx, handle) {
+export async function showProfile(ctx, handle, own = false) {
   const profile = await ctx.api('GET', `/players/${encodeURIComponent(handle)}`);
+  const account = own ? await ctx.api('GET', '/account') : null;
   const record = profile.record;
   ctx.page(profile.handle,
     el('section', { class: 'card profile', 'aria-labelledby': 'profile-h' },
@@ -104,10 +105,26 @@ export async function showProfile(ctx, handle) {
         el('p', {}, `Rating ${rating.ordinal.toFixed(1)} (skill ${rating.mu.toFixed(1)} ± `
           + `${rating.sigma.toFixed(1)}), ${rating.games} games`),
         chart(rating.history)))),
+    account ? passkeysCard(ctx, account, handle) : null,
     el('section', { class: 'card', 'aria-labelledby': 'recent-h' },
       el('h2', { id: 'recent-h' }, 'Recent games'),
       el('ul', { class: 'games' }, profile.recent_games.map((game) => el('li', {},
         el('a', { href: `#/games/${game.id}` }, `${game.game} · ${game.id}`))))));
+}
+
+// Your own passkeys (several per account: one per phone or key), and a button to add one.
+function passkeysCard(ctx, account, handle) {
+  return el('section', { class: 'card', 'aria-labelledby': 'passkeys-h' },
+    el('h2', { id: 'passkeys-h' }, 'Your passkeys'),
+    el('ul', { id: 'passkeys' }, account.passkeys.map((key) => el('li', {}, key.name,
+      ` (added ${new Date(key.created).toLocaleDateString()})`))),
+    passkeysWork() ? el('button', { type: 'button', onclick: async () => {
+      try {
+        await addPasskey(ctx);
+        ctx.say('Passkey added.');
+        await showProfile(ctx, handle, true);
+      } catch (error) { ctx.fail(error); }
+    } }, 'Add a passkey') : null);
 }
 
 // The rating (mu - 3 sigma) after each game, as a small line chart.

@@ -98,7 +98,11 @@ function route() {
   closeNotices();
   const match = hash.match(/^#\/games\/([A-Za-z0-9_-]+)/);
   const player = hash.match(/^#\/players\/([^/]+)/);
-  if (player) showProfile(accountCtx, decodeURIComponent(player[1])).catch(fail);
+  if (player) {
+    const handle = decodeURIComponent(player[1]);
+    const own = Boolean(state.account && state.account.handle === handle);
+    showProfile(accountCtx, handle, own).catch(fail);
+  }
   else if (!state.token) showSignIn();
   else if (match) openTable(match[1]);
   else showLobby();
@@ -258,6 +262,8 @@ function renderCreator(root) {
   const gameSelect = el('select', { id: 'new-game', name: 'game' },
     entries.map((e) => el('option', { value: e.name }, e.title)));
   const countSelect = el('select', { id: 'new-seats', name: 'seats' });
+  // Rated games change the players' ratings (README: bots, takebacks, abandoned seats).
+  const rated = el('input', { type: 'checkbox', id: 'new-rated', name: 'rated' });
   const seatsBox = el('fieldset', { class: 'seats' }, el('legend', {}, 'Seats'));
   const optionsBox = el('fieldset', { class: 'options' }, el('legend', {}, 'Options'));
   const think = el('input', { id: 'new-think', type: 'number', min: '10', max: '5000',
@@ -308,7 +314,8 @@ function renderCreator(root) {
     }
     try {
       const options = readOptions(optionsBox);
-      let game = await api('POST', '/games', { game: gameSelect.value, seats, options });
+      let game = await api('POST', '/games', { game: gameSelect.value, seats, options,
+        rated: rated.checked });
       if (game.seats.every((s) => s.kind !== 'human' || s.player)) {
         game = await api('POST', `/games/${game.id}/start`);
       }
@@ -318,6 +325,7 @@ function renderCreator(root) {
   el('div', { class: 'field' }, el('label', { for: 'new-game' }, 'Game'), gameSelect),
   el('div', { class: 'field' }, el('label', { for: 'new-seats' }, 'Players'), countSelect),
   seatsBox,
+  el('div', { class: 'field' }, rated, el('label', { for: 'new-rated' }, 'Rated game')),
   el('details', {}, el('summary', {}, 'Options'), optionsBox,
     el('div', { class: 'field' }, el('label', { for: 'new-think' }, 'Expert bot think time (ms)'),
       think)),

@@ -261,3 +261,54 @@ def test_a_bad_cursor_or_an_unknown_game_is_refused(api):
     assert response.status_code == 404 and response.json["code"] == "unknown_game_type"
     response = api.client.get("/v1/players/nobody-at-all-here")
     assert response.status_code == 404 and response.json["code"] == "player_not_found"
+
+
+def test_the_worker_job_folds_a_finished_rated_game(api, monkeypatch):
+    from service import ratings as ratings_module
+    from service.ratings import Ratings
+    from workers import jobs
+
+    players = accounts(api, 2)
+    finish(api, rated_table(api, "tally", players, {"target": 5}), players)
+    monkeypatch.setattr(ratings_module, "SETTLE_SECONDS", 0.0)
+    jobs.use_service(api.service)
+    try:
+        # The default ratings, shared with every server on the test Redis: other games count
+        # there too, a batch at a time, until the index is read up to now.
+        counted = [jobs.fold_ratings() for _ in range(40)]
+    finally:
+        jobs.use_service(None)
+    assert sum(counted) >= 1
+    default = Ratings(api.service.store.client)
+    both = default.records("tally", [profile(api, handle)["id"] for handle, _ in players])
+    assert [r["games"] for r in both] == [1, 1]
+
+
+def test_a_fold_computed_from_ratings_changed_meanwhile_is_computed_again(api, monkeypatch):
+    from service.ratings import match_of
+
+    players = accounts(api, 2)
+    games = [rated_table(api, "tally", players, {"target": t}) for t in (5, 6)]
+    for game_id in games:
+        finish(api, game_id, players)
+    first, second = (match_of(g, api.service.store.read(g)) for g in games)
+    store = ratings(api)
+    real = store.redis.hmget
+    stale = {}
+
+    def read_then_race(key, ids):
+        """The first read sees the ratings before ``first`` counts: another worker's fold
+        lands between this one's read and its write."""
+        found = real(key, ids)
+        if not stale:
+            stale["once"] = True
+            store.count(first)
+        return found
+
+    monkeypatch.setattr(store.redis, "hmget", read_then_race)
+    assert store.count(second)
+    monkeypatch.setattr(store.redis, "hmget", real)
+    raced = [rating(api, handle, "tally") for handle, _ in players]
+    store.rebuild(api.service)
+    assert [rating(api, handle, "tally") for handle, _ in players] == raced
+    assert raced[0]["games"] == 2

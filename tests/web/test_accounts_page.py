@@ -81,6 +81,10 @@ def test_a_newcomer_signs_up_with_a_passkey_signs_out_and_back_in_and_finds_thei
     page.get_by_role("link", name="Profile").click()
     page.get_by_role("heading", name=name).wait_for()
     page.get_by_role("heading", name="Recent games").wait_for()
+    page.goto("/play/#/leaderboards/loot")
+    page.get_by_role("heading", name="Leaderboard: loot").wait_for()
+    page.goto(f"/play/#/players/{name}")
+    page.get_by_role("heading", name="Your passkeys").wait_for()
     # A second passkey, on another device (a new authenticator), signs in as well.
     page.cdp.send("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": page.authenticator})
     page.authenticator = add_authenticator(page.cdp)
@@ -119,3 +123,35 @@ def test_a_guest_keeps_their_games_by_creating_an_account(local_page):
     page.get_by_role("button", name="Continue with a passkey").click()
     signed_in_as(page, "Guest Mina")
     assert game_id in my_game_ids(page)
+
+
+def test_a_rated_game_shows_on_the_profile_chart_once_the_workers_fold_it(local_page):
+    import random
+    import time
+
+    from tests.web.driving import play_to_end
+
+    page, name = local_page, handle()
+    page.goto("/")
+    page.get_by_label("Choose a handle").fill(name)
+    page.get_by_label("Password (or use a passkey)").fill("a long walk to the lighthouse")
+    page.get_by_role("button", name="Create account with password").click()
+    signed_in_as(page, name)
+    page.get_by_label("Game", exact=True).select_option("faker_blue")
+    page.get_by_label("Players").select_option("2")
+    page.get_by_label("Seat 2").select_option("bot:random")
+    page.get_by_label("Rated game").check()
+    page.get_by_role("button", name="Create game").click()
+    page.wait_for_url("**/#/games/*")
+    play_to_end(page, random.Random(7))
+    # The workers fold a finished game about SETTLE_SECONDS after it ends, with their sweep.
+    deadline = time.monotonic() + 90
+    page.goto(f"/play/#/players/{name}")
+    while True:
+        page.reload()  # the same address again would not load the profile anew
+        page.get_by_role("heading", name="Recent games").wait_for()
+        if page.locator("svg.chart circle").count():
+            break
+        assert time.monotonic() < deadline, page.locator("main").inner_text()
+        page.wait_for_timeout(2000)
+    assert "1 rated game:" in page.locator("main").inner_text()

@@ -97,11 +97,12 @@ export async function showProfile(ctx, handle, own = false) {
     el('section', { class: 'card profile', 'aria-labelledby': 'profile-h' },
       el('h1', { id: 'profile-h' }, profile.name,
         profile.name !== profile.handle ? el('small', {}, ` @${profile.handle}`) : null),
-      el('p', {}, `${record.games} rated games: ${record.wins} won, ${record.losses} lost, `
+      el('p', {}, `${record.games} rated game${record.games === 1 ? '' : 's'}: `
+        + `${record.wins} won, ${record.losses} lost, `
         + `${record.draws} drawn.`),
       profile.ratings.length ? null : el('p', {}, 'No rated game yet.'),
       profile.ratings.map((rating) => el('div', { class: 'rating' },
-        el('h2', {}, rating.game),
+        el('h2', {}, el('a', { href: `#/leaderboards/${rating.game}` }, rating.game)),
         el('p', {}, `Rating ${rating.ordinal.toFixed(1)} (skill ${rating.mu.toFixed(1)} ± `
           + `${rating.sigma.toFixed(1)}), ${rating.games} games`),
         chart(rating.history)))),
@@ -110,6 +111,30 @@ export async function showProfile(ctx, handle, own = false) {
       el('h2', { id: 'recent-h' }, 'Recent games'),
       el('ul', { class: 'games' }, profile.recent_games.map((game) => el('li', {},
         el('a', { href: `#/games/${game.id}` }, `${game.game} · ${game.id}`))))));
+}
+
+// A game's leaderboard, best first, a page at a time (the API's `next` cursor).
+export async function showLeaderboard(ctx, game) {
+  const rows = el('ol', { class: 'board', id: 'board' });
+  const more = el('button', { type: 'button' }, 'More');
+  let cursor = null;
+  async function next() {
+    const query = new URLSearchParams({ limit: '25' });
+    if (cursor) query.set('cursor', cursor);
+    const page = await ctx.api('GET', `/leaderboards/${encodeURIComponent(game)}?${query}`);
+    for (const entry of page.entries) {
+      rows.append(el('li', {}, entry.handle
+        ? el('a', { href: `#/players/${encodeURIComponent(entry.handle)}` }, entry.name)
+        : entry.name, ` ${entry.ordinal.toFixed(1)} (${entry.games} games)`));
+    }
+    cursor = page.next;
+    more.hidden = !cursor;
+  }
+  more.addEventListener('click', () => next().catch(ctx.fail));
+  ctx.page(`${game} leaderboard`, el('section', { class: 'card', 'aria-labelledby': 'board-h' },
+    el('h1', { id: 'board-h' }, `Leaderboard: ${game}`), rows, more));
+  await next();
+  if (!rows.children.length) rows.replaceWith(el('p', {}, 'No rated game yet.'));
 }
 
 // Your own passkeys (several per account: one per phone or key), and a button to add one.

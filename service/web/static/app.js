@@ -1,8 +1,8 @@
 // Tablestream's web client: a third-party client of the public API (openapi.yaml), nothing more.
 // Routes: #/ (sign-in or lobby), #/games/<id> (a table: board, moves, clocks, replay, explain),
-// #/players/<handle> (a profile).
+// #/players/<handle> (a profile), #/leaderboards/<game>.
 import { el, append, clear, words, commandLabel } from './dom.js';
-import { showProfile, signInCard, signUpCard } from './account.js';
+import { showLeaderboard, showProfile, signInCard, signUpCard } from './account.js';
 
 const API = '/v1';
 const TOKEN_KEY = 'tablestream.token';
@@ -98,7 +98,9 @@ function route() {
   closeNotices();
   const match = hash.match(/^#\/games\/([A-Za-z0-9_-]+)/);
   const player = hash.match(/^#\/players\/([^/]+)/);
-  if (player) {
+  const board = hash.match(/^#\/leaderboards\/([a-z_]+)/);
+  if (board) showLeaderboard(accountCtx, board[1]).catch(fail);
+  else if (player) {
     const handle = decodeURIComponent(player[1]);
     const own = Boolean(state.account && state.account.handle === handle);
     showProfile(accountCtx, handle, own).catch(fail);

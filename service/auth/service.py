@@ -47,6 +47,9 @@ class AuthService:
                                         "sign-in attempts for one handle", SIGN_IN_PERIOD)
         self.per_address = WindowLimiter(client, "sign-in-address", config.sign_ins_per_address,
                                          "sign-in attempts from one address", SIGN_IN_PERIOD)
+        # Each passkey sign-in's options keep a challenge in Redis for a while: bounded too.
+        self.ceremonies = WindowLimiter(client, "passkey-options", config.sign_ins_per_address,
+                                        "passkey sign-ins from one address", 60)
 
     # --- accounts -----------------------------------------------------------------------------
 
@@ -110,9 +113,9 @@ class AuthService:
         player_id = self.player_of(handle)
         stored = self.redis.hget(_account_key(player_id), "password") if player_id else None
         stored_hash = _text(stored) if stored else None
-        if not passwords.verify(stored_hash, password):
+        matched = passwords.verify(stored_hash, password)  # always: the same work either way
+        if not matched or player_id is None or stored_hash is None:
             raise Unauthorized("invalid_credentials", "The handle or the password is wrong.")
-        assert player_id is not None and stored_hash is not None
         if passwords.needs_rehash(stored_hash):
             # argon2-cffi's recommended parameters changed since: hash again with today's.
             self.redis.hset(_account_key(player_id), "password", passwords.hash_password(password))
@@ -125,6 +128,9 @@ class AuthService:
         handle = self.handle_of(player_id)
         if handle is None:
             raise NotFound("no_account", "Sign up first: a guest has no password.")
+        if stored is not None:
+            # A stolen access token must not become a way to guess the password either.
+            self.per_handle.check(hashlib.sha256(handles.fold(handle).encode()).hexdigest())
         if stored is not None and (current is None or not passwords.verify(_text(stored),
                                                                             current)):
             raise Unauthorized("invalid_credentials", "The current password is wrong.")
@@ -178,6 +184,11 @@ class AuthService:
         if not self.passkeys.remove(player_id, credential_id):
             raise NotFound("passkey_not_found", "You have no such passkey.")
         self.log.append(player_id, "passkey_removed", passkey=credential_id)
+
+    def passkey_sign_in_options(self, rp_id: str, origin: str, address: str
+                                ) -> dict[str, Any]:
+        self.ceremonies.check(address)
+        return self.passkeys.sign_in_options(rp_id, origin)
 
     def passkey_sign_in(self, challenge_id: str, credential: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(credential, dict):

@@ -158,11 +158,11 @@ class RevokeAll(MethodView):
 @sessions_blp.route("/passkey/options")
 class PasskeySignInOptions(MethodView):
     @sessions_blp.response(200, WebAuthnOptions)
-    @sessions_blp.errors(400)
+    @sessions_blp.errors(400, 429)
     def post(self):
         """Start signing in with a passkey: options for navigator.credentials.get."""
         rp_id, origin = relying_party()
-        return ctx().auth.passkeys.sign_in_options(rp_id, origin)
+        return ctx().auth.passkey_sign_in_options(rp_id, origin, client_address())
 
 
 @sessions_blp.route("/passkey")

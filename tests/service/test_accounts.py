@@ -322,6 +322,31 @@ def test_sign_in_attempts_are_limited_per_address(make_app):
     assert sign_in(api, f"dan{n}", "guess").status_code == 401
 
 
+def test_passkey_sign_in_options_are_limited_per_address(make_app):
+    from tests.service.conftest import Api
+
+    api = Api(make_app({"sign_ins_per_address": 2}))
+    here = {"REMOTE_ADDR": address()}
+    for _ in range(2):
+        response = api.client.post("/v1/sessions/passkey/options", environ_base=here)
+        assert response.status_code == 200 and response.json["options"]["challenge"]
+    refused = api.client.post("/v1/sessions/passkey/options", environ_base=here)
+    assert refused.status_code == 429 and refused.json["code"] == "rate_limited"
+
+
+def test_guessing_the_current_password_counts_against_the_handle(make_app):
+    from tests.service.conftest import Api
+
+    api = Api(make_app({"sign_ins_per_handle": 2}))
+    n = digits()
+    session = signed_up(api, f"Mina{n}")["session"]
+    codes = [api.client.put("/v1/account/password", headers=bearer(session),
+                            json={"current_password": f"guess number {i}",
+                                  "new_password": "another walk to the sea"}).status_code
+             for i in range(3)]
+    assert codes == [401, 401, 429]
+
+
 def test_production_settings_limit_sign_ins():
     from service.config import Config
 

@@ -71,8 +71,10 @@ class Accounts:
         self._names: dict[str, str] = {}
         self._players: dict[str, dict[str, Any]] = {}
 
-    def create(self, name: str, roles: list[str] | None = None) -> tuple[dict[str, Any], str]:
-        """A new player and their bearer token (shown once, stored hashed)."""
+    def create(self, name: str, roles: list[str] | None = None,
+               token: bool = True) -> tuple[dict[str, Any], str | None]:
+        """A new player and their bearer token (shown once, stored hashed; none when
+        ``token`` is False: an account signing up gets session tokens instead)."""
         name = normalised_name(name)
         roles = sorted(set(roles or []))
         unknown = set(roles) - ROLES
@@ -82,8 +84,40 @@ class Accounts:
         player = {"id": player_id, "name": name, "roles": ",".join(roles),
                   "created": str(int(time.time()))}
         self.redis.hset(f"players:{player_id}", mapping=player)
-        _, token = self.issue_token(player_id, "default")
-        return self._decode(player), token
+        if not token:
+            return self._decode(player), None
+        _, secret = self.issue_token(player_id, "default")
+        return self._decode(player), secret
+
+    # --- short-lived access tokens of app sessions (service.auth.sessions) ----------------------
+
+    @staticmethod
+    def token_key(token: str) -> str:
+        return _token_key(token)
+
+    def store_access_token(self, player_id: str, seconds: int) -> tuple[str, str]:
+        """A new bearer token that Redis forgets after ``seconds``; the token and its key.
+        Not among the player's listed tokens: its session owns it."""
+        token = secrets.token_urlsafe(32)
+        key = _token_key(token)
+        self.store_access_key(key, player_id, seconds)
+        return token, key
+
+    def store_access_key(self, key: str, player_id: str, seconds: int) -> None:
+        self.redis.set(key, player_id, ex=seconds)
+
+    def drop_token_keys(self, keys: list[str]) -> None:
+        """Revoke tokens by their keys at once, here and (within TOKEN_CACHE_SECONDS) on every
+        other process."""
+        if not keys:
+            return
+        pipe = self.redis.pipeline(transaction=False)  # keys in different cluster slots
+        for key in keys:
+            pipe.delete(key)
+        pipe.execute()
+        for key in keys:
+            self._tokens.pop(key, None)
+            self._used.pop(key, None)
 
     # --- tokens: several named ones per player, listed, revoked, rotated, optionally expiring
 

@@ -259,7 +259,7 @@ class GameService(HistoryMixin):
 
     def create_game(self, player_id: str, game_name: str, options: dict[str, Any] | None,
                     seats: list[dict[str, Any]], join: bool = True, unlisted: bool = True,
-                    test_options: bool = True) -> str:
+                    test_options: bool = True, rated: bool = False) -> str:
         """Create a game with seat slots (humans and bots); the creator takes a human seat.
 
         ``unlisted=False`` (the HTTP API's default) refuses the games kept for tests and
@@ -305,7 +305,8 @@ class GameService(HistoryMixin):
         events = [NewEvent("game_created", {
             "game": game_name, "rules_version": game.rules_version, "options": loaded,
             "seats": seats_out, "creator": player_id,
-            "seed_sha256": hashlib.sha256(seed.encode()).hexdigest()})]
+            "seed_sha256": hashlib.sha256(seed.encode()).hexdigest(),
+            **({"rated": True} if rated else {})})]  # service/ratings.py: rated games count
         humans = [i for i, s in enumerate(seats) if s["kind"] == "human"]
         if join and humans:
             events.append(NewEvent("seat_joined", {"seat": humans[0], "player": player_id}))

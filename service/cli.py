@@ -230,6 +230,22 @@ def create_player(name: str, roles: tuple[str, ...]) -> None:
     click.echo(f"{found['id']} {token}")
 
 
+@main.group()
+def ratings() -> None:
+    """The ratings projection (service/ratings.py)."""
+
+
+@ratings.command("rebuild")
+def rebuild_ratings() -> None:
+    """Compute every rating again from the game streams on $REDIS_URL (or the embedded
+    server), in the order the games finished; prints how many rated games count."""
+    from service.ratings import Ratings
+    from workers.jobs import service
+
+    game_service = service()
+    click.echo(Ratings(game_service.store.client).rebuild(game_service))
+
+
 @main.command()
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default="-",
               show_default=True)

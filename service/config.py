@@ -26,6 +26,10 @@ class Config:
     players_per_minute: int = 10
     games_per_minute: int = 10
     disputes_per_minute: int = 3
+    # Sign-in attempts with a password per 15 minutes (0 turns one off), counted in Redis: per
+    # handle (guessing one account's password) and per client address (trying many handles).
+    sign_ins_per_handle: int = 10
+    sign_ins_per_address: int = 30
     # Reverse proxies in front that append to X-Forwarded-For; 0: the connection's address is
     # the client's, and the header is ignored (anyone can send it).
     trusted_proxies: int = 0
@@ -53,6 +57,7 @@ class Config:
     max_think_ms: int = 2000
     bot_games_per_player: int = 2
     vapid_private_key_file: str | None = None  # Web Push's key (None: made once, in Redis)
+    ratings_namespace: str = "ratings"  # the ratings' Redis keys (tests use one each)
     extra: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -70,6 +75,8 @@ class Config:
                    players_per_minute=_int("RATE_LIMIT_PLAYERS_PER_MINUTE", 10),
                    games_per_minute=_int("RATE_LIMIT_GAMES_PER_MINUTE", 10),
                    disputes_per_minute=_int("RATE_LIMIT_DISPUTES_PER_MINUTE", 3),
+                   sign_ins_per_handle=_int("RATE_LIMIT_SIGN_INS_PER_HANDLE", 10),
+                   sign_ins_per_address=_int("RATE_LIMIT_SIGN_INS_PER_ADDRESS", 30),
                    trusted_proxies=_int("TRUSTED_PROXIES", 0),
                    unlisted_games=os.environ.get("UNLISTED_GAMES", "0") == "1",
                    test_options=os.environ.get("TEST_OPTIONS", "0") == "1",

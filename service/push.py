@@ -25,7 +25,7 @@ from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
 from service.errors import BadRequest, NotFound
-from service.webhooks import _is_internal
+from service.webhooks import names_internal_host
 
 log = logging.getLogger(__name__)
 
@@ -221,7 +221,7 @@ class PushSubscriptions:
         schemes = ("https", "http") if self.allow_http else ("https",)
         if parsed.scheme not in schemes or not parsed.hostname:
             raise BadRequest("invalid_push_endpoint", "A push endpoint must be an https:// URL.")
-        if not self.allow_http and _is_internal(parsed.hostname):
+        if not self.allow_http and names_internal_host(parsed.hostname):
             raise BadRequest("invalid_push_endpoint",
                              "A push endpoint must not name a private or loopback address.")
 

@@ -167,6 +167,15 @@ def sweep() -> int:
     return Sweeper(game_service, game_service.followups).run()  # type: ignore[arg-type]
 
 
+def fold_ratings() -> int:
+    """Fold the rated games finished since the last run into the ratings (service.ratings);
+    safe to run twice, or on two workers at once: a game counts once."""
+    from service.ratings import Ratings
+
+    game_service = service()
+    return Ratings(game_service.store.client).fold_finished(game_service)
+
+
 def noop() -> None:
     """Does nothing: the baseline for job latency in bench/bots_and_clocks.py."""
     return None

@@ -159,8 +159,12 @@ class SweepingMixin:
         lock = SWEEP_LOCK.format(queue=self.queue_names()[0])
         if not first and not self.connection.set(lock, self.name, nx=True, px=lock_ms):
             return 0
-        from workers.jobs import sweep
+        from workers.jobs import fold_ratings, sweep
 
+        try:
+            fold_ratings()  # the ratings projection rides on the sweep's interval and lock
+        except Exception:
+            log.exception("folding ratings failed")
         try:
             issued = sweep()
         except Exception:

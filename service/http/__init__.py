@@ -17,9 +17,11 @@ from flask import Flask, Response, current_app, request
 from service import web
 from service.accounts import Accounts
 from service.application import GameService
+from service.auth.service import AuthService
 from service.config import Config
 from service.fanout import Fanout
 from service.http import (
+    account,
     audit,
     commands,
     events_feed,
@@ -28,6 +30,7 @@ from service.http import (
     me,
     observability,
     players,
+    profiles,
     replay,
     undo,
 )
@@ -42,12 +45,13 @@ from service.http.errors import ProblemApi, limit_body
 from service.http.limiter import BotGames, Quotas, RateLimiter, ReadBudget, StreamSlots
 from service.inbox import build_inbox
 from service.lobby import Lobby
+from service.ratings import Ratings
 
 API_VERSION = "1.0.0"
 DOCS_PREFIX = "/v1"
 
 BLUEPRINTS = [players.blp, games.blp, commands.blp, events_feed.blp, replay.blp, undo.blp,
-              audit.blp, me.blp, health.blp]
+              audit.blp, me.blp, account.blp, account.sessions_blp, profiles.blp, health.blp]
 
 # Headers a browser client may read from a cross-origin answer (CORS hides the rest).
 EXPOSED_HEADERS = ["ETag", "Idempotent-Replayed", "Retry-After", "Location",
@@ -110,14 +114,17 @@ def create_app(config: Config | None = None, followups: Any = None,
                                                                   blocking)
     service = GameService(store, followups=followups, lobby=lobby, inbox=inbox,
                           **service_options)
-    app.extensions["tablestream"] = Tablestream(config, service, Accounts(redis_client), lobby,
+    accounts = Accounts(redis_client)
+    app.extensions["tablestream"] = Tablestream(config, service, accounts, lobby,
                                                 RateLimiter(config.rate_limit_per_second),
                                                 Quotas.from_config(config, redis_client),
                                                 Fanout(int(config.sse_heartbeat_seconds * 1000)),
                                                 StreamSlots.from_config(config, redis_client),
                                                 ReadBudget.from_config(config, redis_client),
                                                 BotGames.from_config(config, redis_client,
-                                                                     lobby))
+                                                                     lobby),
+                                                AuthService(redis_client, accounts, config),
+                                                Ratings(redis_client, config.ratings_namespace))
     if config.trusted_proxies > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix
 

@@ -28,6 +28,8 @@ class Tablestream:
     streams: StreamSlots  # caps on open live streams (issue 23 item 4)
     reads: ReadBudget  # reads paid for by their work (issue 23 item 5)
     bot_games: BotGames  # think time and bot-only games per player (issue 23 item 7)
+    auth: Any = None  # service.auth.service.AuthService: accounts, sessions, passkeys
+    ratings: Any = None  # service.ratings.Ratings: ratings, profiles, leaderboards
 
 
 def ctx() -> Tablestream:

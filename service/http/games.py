@@ -105,7 +105,7 @@ class Games(MethodView):
         game_id = tablestream.service.create_game(
             player["id"], body["game"], body["options"], body["seats"], body["join"],
             unlisted=tablestream.config.unlisted_games,
-            test_options=tablestream.config.test_options)
+            test_options=tablestream.config.test_options, rated=body["rated"])
         tablestream.bot_games.created(player["id"], game_id, body["seats"])
         return answer(game_wire(game_id, player), 201, {"Location": url_for(
             "games.GameResource", game_id=game_id, _external=False)})

@@ -70,6 +70,8 @@ class GameCreate(ma.Schema):
     options = fields.Dict(load_default=dict)
     join = fields.Boolean(load_default=True,
                           metadata={"description": "Take the first human seat yourself"})
+    rated = fields.Boolean(load_default=False, metadata={
+        "description": "Rated (the result changes the players' ratings) or casual"})
 
 
 class JoinRequest(ma.Schema):

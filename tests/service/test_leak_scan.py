@@ -305,3 +305,82 @@ def test_no_endpoint_shows_any_viewer_a_secret_at_any_version(seeded_api, name, 
     _scan_replays_and_explains(t, hidden, events, finished)
     rewinds = _scan_takebacks(t, hidden, events, received)
     assert rewinds, f"no takeback was granted: {t.takebacks}"  # the scan must exercise them
+
+
+# --- accounts (issue 25) ------------------------------------------------------------------------
+
+def test_no_account_endpoint_shows_or_logs_a_password_its_hash_or_another_token(api):
+    """Every account and session endpoint, the failures too: a password or its hash is in no
+    answer and no log line; a token is only in the answer that issued it, and in no log."""
+    import logging
+    import secrets
+
+    from service.http.observability import access_log
+
+    lines: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            lines.append(record.getMessage())
+
+    keep = Keep()
+    for logger in (access_log, logging.getLogger()):
+        logger.addHandler(keep)
+    handle = f"scan{secrets.randbelow(10**8):08d}"
+    password, new_password = "leaky words in the log?", "another leaky phrase"
+    answers: list[tuple[str, str]] = []  # (what, body)
+
+    def call(method, path, what, **kwargs):
+        response = api.client.open(path, method=method, **kwargs)
+        answers.append((what, response.get_data(as_text=True)))
+        return response
+
+    try:
+        guest = api.player("scanner")
+        call("POST", "/v1/account", "weak", json={"handle": handle, "password": "password123"})
+        created = call("POST", "/v1/account", "signup", headers=guest,
+                       json={"handle": handle, "password": password}).json
+        first = created["session"]
+        bearer = {"Authorization": f"Bearer {first['access_token']}"}
+        call("POST", "/v1/sessions", "wrong", json={"handle": handle, "password": "wrong one!"})
+        call("POST", "/v1/sessions", "unknown", json={"handle": "x" + handle,
+                                                      "password": password})
+        second = call("POST", "/v1/sessions", "signin",
+                      json={"handle": handle, "password": password}).json
+        rotated = call("POST", "/v1/sessions/refresh", "refresh",
+                       json={"refresh_token": second["refresh_token"]}).json
+        call("POST", "/v1/sessions/refresh", "reuse",
+             json={"refresh_token": second["refresh_token"]})
+        call("GET", "/v1/account", "account", headers=bearer)
+        call("GET", "/v1/account/events", "events", headers=bearer)
+        call("PUT", "/v1/account/password", "wrong current", headers=bearer,
+             json={"current_password": "not it at all", "new_password": new_password})
+        changed = call("PUT", "/v1/account/password", "change", headers=bearer,
+                       json={"current_password": password, "new_password": new_password}).json
+        call("POST", "/v1/account/passkeys/options", "passkey options", headers={
+            "Authorization": f"Bearer {changed['access_token']}"})
+        call("POST", "/v1/sessions/sign-out", "sign out",
+             json={"refresh_token": changed["refresh_token"]})
+        call("POST", "/v1/sessions/revoke-all", "revoke all", headers=guest)
+        call("GET", f"/v1/players/{handle}", "profile")
+        call("GET", "/v1/leaderboards/loot", "board")
+    finally:
+        for logger in (access_log, logging.getLogger()):
+            logger.removeHandler(keep)
+
+    auth = api.app.extensions["tablestream"].auth
+    stored = auth.redis.hget(f"{{acct:{created['account']['id']}}}", "password")
+    digest = stored if isinstance(stored, str) else stored.decode()
+    issued = {"signup": first, "signin": second, "refresh": rotated, "change": changed}
+    tokens = {token: what for what, session in issued.items()
+              for token in (session["access_token"], session["refresh_token"])}
+    tokens[guest["Authorization"][7:]] = "guest"
+    for what, body in answers:
+        for secret in (password, new_password, "password123", digest, digest.split("$")[-1]):
+            assert secret not in body, f"{what} shows a password or its hash"
+        shown = {owner for token, owner in tokens.items() if token in body}
+        assert shown <= {what}, f"{what} shows the tokens of {shown}"
+    log = "\n".join(lines)
+    assert lines, "nothing was logged: the scan would pass blind"
+    for secret in (password, new_password, digest, *tokens):
+        assert secret not in log, "a password, hash or token was logged"

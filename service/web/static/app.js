@@ -1,16 +1,21 @@
 // Tablestream's web client: a third-party client of the public API (openapi.yaml), nothing more.
-// Routes: #/ (sign-in or lobby), #/games/<id> (a table: board, moves, clocks, replay, explain).
+// Routes: #/ (sign-in or lobby), #/games/<id> (a table: board, moves, clocks, replay, explain),
+// #/players/<handle> (a profile), #/leaderboards/<game>.
 import { el, append, clear, words, commandLabel } from './dom.js';
+import { showLeaderboard, showProfile, signInCard, signUpCard } from './account.js';
 
 const API = '/v1';
 const TOKEN_KEY = 'tablestream.token';
+const REFRESH_KEY = 'tablestream.refresh'; // an account's refresh token (guests have none)
 const main = document.getElementById('main');
 const who = document.getElementById('who');
 const toast = document.getElementById('toast');
 
 const state = {
   token: localStorage.getItem(TOKEN_KEY),
+  refresh: localStorage.getItem(REFRESH_KEY),
   me: null,
+  account: null, // GET /account: the handle, when the player has an account
   catalog: null,
   table: null, // the open game page, see openTable()
 };
@@ -26,6 +31,41 @@ class Problem extends Error {
 }
 
 async function api(method, path, body) {
+  try {
+    return await call(method, path, body);
+  } catch (error) {
+    // An account's access token lives minutes: trade the refresh token for a new pair, once.
+    if (error.status !== 401 || !state.refresh || path.startsWith('/sessions')) throw error;
+    const refresh = state.refresh;
+    state.refresh = null;
+    keepTokens(await call('POST', '/sessions/refresh', { refresh_token: refresh }));
+    return call(method, path, body);
+  }
+}
+
+function keepTokens(session) {
+  state.token = session.access_token;
+  state.refresh = session.refresh_token;
+  localStorage.setItem(TOKEN_KEY, state.token);
+  localStorage.setItem(REFRESH_KEY, state.refresh);
+}
+
+// After signing in or up: keep the tokens, learn who we are, and (unless `stay`) go on.
+async function keepSession(session, stay = false) {
+  keepTokens(session);
+  await whoAmI();
+  renderWho();
+  if (!stay) go('#/');
+}
+
+async function whoAmI() {
+  state.me = await api('GET', '/me');
+  state.account = await api('GET', '/account');
+}
+
+const accountCtx = { api, say, fail, page, keepSession, go: (hash) => go(hash) };
+
+async function call(method, path, body) {
   const headers = { Accept: 'application/json' };
   if (state.token) headers.Authorization = `Bearer ${state.token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -57,7 +97,15 @@ function route() {
   closeTable();
   closeNotices();
   const match = hash.match(/^#\/games\/([A-Za-z0-9_-]+)/);
-  if (!state.token) showSignIn();
+  const player = hash.match(/^#\/players\/([^/]+)/);
+  const board = hash.match(/^#\/leaderboards\/([a-z_]+)/);
+  if (board) showLeaderboard(accountCtx, board[1]).catch(fail);
+  else if (player) {
+    const handle = decodeURIComponent(player[1]);
+    const own = Boolean(state.account && state.account.handle === handle);
+    showProfile(accountCtx, handle, own).catch(fail);
+  }
+  else if (!state.token) showSignIn();
   else if (match) openTable(match[1]);
   else showLobby();
 }
@@ -70,7 +118,7 @@ function go(hash) {
 function page(title, ...children) {
   clear(main);
   document.title = title ? `${title} · Tablestream` : 'Tablestream';
-  main.append(...children);
+  append(main, children);
   // A new page: keyboard and screen-reader users start at its top, not where the last one was.
   main.focus({ preventScroll: true });
 }
@@ -78,7 +126,10 @@ function page(title, ...children) {
 function renderWho() {
   clear(who);
   if (state.me) {
+    const handle = state.account && state.account.handle;
     who.append(el('span', { class: 'me' }, `Signed in as ${state.me.name}`), ' ',
+      handle ? el('a', { class: 'link', href: `#/players/${encodeURIComponent(handle)}` },
+        'Profile') : null, handle ? ' ' : null,
       el('button', { type: 'button', class: 'link', onclick: signOut }, 'Sign out'));
   }
 }
@@ -95,6 +146,7 @@ function showSignIn() {
       state.token = created.token;
       localStorage.setItem(TOKEN_KEY, created.token);
       state.me = { id: created.id, name: created.name };
+      state.account = { handle: null }; // a guest, who may keep their games as an account
       renderWho();
       say(`Welcome, ${created.name}.`);
       route();
@@ -103,14 +155,20 @@ function showSignIn() {
   el('h1', {}, 'Play turn-based games'),
   el('label', { for: 'signin-name' }, 'Your name'), input,
   el('button', { type: 'submit' }, 'Sign in'));
-  page('Sign in', form);
+  page('Sign in', form, signInCard(accountCtx), signUpCard(accountCtx, false));
   input.focus();
 }
 
 function signOut() {
+  if (state.refresh) {
+    call('POST', '/sessions/sign-out', { refresh_token: state.refresh }).catch(() => {});
+  }
   localStorage.removeItem(TOKEN_KEY);
+  localStorage.removeItem(REFRESH_KEY);
   state.token = null;
+  state.refresh = null;
   state.me = null;
+  state.account = null;
   renderWho();
   go('#/');
 }
@@ -160,7 +218,8 @@ async function showLobby() {
     el('section', { class: 'card', 'aria-labelledby': 'open-h' },
       el('h2', { id: 'open-h' }, 'Open games'), open,
       el('button', { type: 'button', onclick: () => fillLobby(mine, open).catch(fail) },
-        'Refresh')));
+        'Refresh')),
+    state.account && !state.account.handle ? signUpCard(accountCtx, true) : null);
   try {
     await catalog();
     renderCreator(creator);
@@ -205,6 +264,8 @@ function renderCreator(root) {
   const gameSelect = el('select', { id: 'new-game', name: 'game' },
     entries.map((e) => el('option', { value: e.name }, e.title)));
   const countSelect = el('select', { id: 'new-seats', name: 'seats' });
+  // Rated games change the players' ratings (README: bots, takebacks, abandoned seats).
+  const rated = el('input', { type: 'checkbox', id: 'new-rated', name: 'rated' });
   const seatsBox = el('fieldset', { class: 'seats' }, el('legend', {}, 'Seats'));
   const optionsBox = el('fieldset', { class: 'options' }, el('legend', {}, 'Options'));
   const think = el('input', { id: 'new-think', type: 'number', min: '10', max: '5000',
@@ -255,7 +316,8 @@ function renderCreator(root) {
     }
     try {
       const options = readOptions(optionsBox);
-      let game = await api('POST', '/games', { game: gameSelect.value, seats, options });
+      let game = await api('POST', '/games', { game: gameSelect.value, seats, options,
+        rated: rated.checked });
       if (game.seats.every((s) => s.kind !== 'human' || s.player)) {
         game = await api('POST', `/games/${game.id}/start`);
       }
@@ -265,6 +327,7 @@ function renderCreator(root) {
   el('div', { class: 'field' }, el('label', { for: 'new-game' }, 'Game'), gameSelect),
   el('div', { class: 'field' }, el('label', { for: 'new-seats' }, 'Players'), countSelect),
   seatsBox,
+  el('div', { class: 'field' }, rated, el('label', { for: 'new-rated' }, 'Rated game')),
   el('details', {}, el('summary', {}, 'Options'), optionsBox,
     el('div', { class: 'field' }, el('label', { for: 'new-think' }, 'Expert bot think time (ms)'),
       think)),
@@ -719,11 +782,13 @@ async function downloadTranscript(table) {
 async function start() {
   if (state.token) {
     try {
-      state.me = await api('GET', '/me');
+      await whoAmI();
     } catch (error) {
       if (error.status === 401) {
         localStorage.removeItem(TOKEN_KEY);
+        localStorage.removeItem(REFRESH_KEY);
         state.token = null;
+        state.refresh = null;
       } else fail(error);
     }
   }

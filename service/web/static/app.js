@@ -1,6 +1,7 @@
 // Tablestream's web client: a third-party client of the public API (openapi.yaml), nothing more.
 // Routes: #/ (sign-in or lobby), #/games/<id> (a table: board, moves, clocks, replay, explain).
 import { el, append, clear, words, commandLabel } from './dom.js';
+import { drawTakeback } from './takeback.js';
 
 const API = '/v1';
 const TOKEN_KEY = 'tablestream.token';
@@ -351,13 +352,15 @@ async function openTable(gameId) {
       prompts: el('section', { class: 'prompts', 'aria-label': 'Whose move', 'aria-live': 'polite' }),
       board: el('section', { class: 'board', id: 'board', 'aria-label': 'Board' }),
       moves: el('section', { class: 'moves card', id: 'commands', 'aria-labelledby': 'moves-h' }),
+      takeback: el('section', { class: 'takeback card', id: 'takeback',
+        'aria-labelledby': 'takeback-h', hidden: true }),
       replay: el('section', { class: 'replay card', 'aria-labelledby': 'replay-h' }),
       log: el('section', { class: 'log card', 'aria-labelledby': 'log-h' }),
     },
   };
   state.table = table;
   const p = table.parts;
-  page('Game', p.head, p.prompts, p.board, p.moves, p.replay, p.log);
+  page('Game', p.head, p.prompts, p.board, p.moves, p.takeback, p.replay, p.log);
   try {
     const body = await api('GET', `/games/${gameId}`);
     table.module = await boardModule(body.game);
@@ -418,6 +421,8 @@ function update(table, body) {
   drawPrompts(table);
   if (!table.replay) drawBoard(table, body, body.you, body.legal_commands);
   drawMoves(table);
+  drawTakeback(table.parts.takeback, { game: body, names: names(body), api, fail, say,
+    update: (answer) => update(table, answer) });
   syncReplay(table);
   refreshLog(table);
   tick(table);

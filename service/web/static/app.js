@@ -2,6 +2,7 @@
 // Routes: #/ (sign-in or lobby), #/games/<id> (a table: board, moves, clocks, replay, explain).
 import { el, append, clear, words, commandLabel } from './dom.js';
 import { drawTakeback } from './takeback.js';
+import { eventList, line, logRows, plain, seatNames, subjectSeat } from './log.js';
 
 const API = '/v1';
 const TOKEN_KEY = 'tablestream.token';
@@ -46,8 +47,9 @@ function say(message, isError = false) {
   say.timer = setTimeout(() => { toast.textContent = ''; }, isError ? 8000 : 4000);
 }
 
+// A problem in words: its detail (or title), never its code.
 function fail(error) {
-  say(error.code ? `${error.message} (${error.code})` : String(error.message || error), true);
+  say(String(error.message || error), true);
 }
 
 // --- routing -------------------------------------------------------------------------------
@@ -345,7 +347,8 @@ function closeTable() {
 async function openTable(gameId) {
   await catalog().catch(() => null);
   const table = {
-    id: gameId, game: null, module: null, replay: null, log: [], logged: 0, closed: false,
+    id: gameId, game: null, module: null, replay: null, events: new Map(), announced: null,
+    closed: false,
     source: null, ticker: null,
     parts: {
       head: el('div', { class: 'table-head' }),
@@ -356,11 +359,14 @@ async function openTable(gameId) {
         'aria-labelledby': 'takeback-h', hidden: true }),
       replay: el('section', { class: 'replay card', 'aria-labelledby': 'replay-h' }),
       log: el('section', { class: 'log card', 'aria-labelledby': 'log-h' }),
+      // What the others just did, read out by screen readers (the log's lines of their events).
+      announce: el('div', { class: 'sr-only', id: 'announce', role: 'status',
+        'aria-live': 'polite' }),
     },
   };
   state.table = table;
   const p = table.parts;
-  page('Game', p.head, p.prompts, p.board, p.moves, p.takeback, p.replay, p.log);
+  page('Game', p.head, p.prompts, p.board, p.moves, p.takeback, p.replay, p.log, p.announce);
   try {
     const body = await api('GET', `/games/${gameId}`);
     table.module = await boardModule(body.game);
@@ -430,12 +436,7 @@ function update(table, body) {
 }
 
 function names(body) {
-  const out = {};
-  for (const seat of body.seats) {
-    out[seat.seat] = seat.name || (seat.kind === 'bot' ? `Bot ${seat.seat + 1} (${seat.level})`
-      : `Seat ${seat.seat + 1}`);
-  }
-  return out;
+  return seatNames(body);
 }
 
 function drawHead(table) {
@@ -452,10 +453,14 @@ function drawHead(table) {
       actions.push(el('button', { type: 'button', dataset: { key: 'join' },
         onclick: () => join(body.id) }, 'Join this game'));
     }
-    if (seated) {
+    const empty = body.seats.filter((s) => s.kind === 'human' && !s.player).map((s) => s.seat + 1);
+    if (seated && !empty.length) {
       actions.push(el('button', { type: 'button', dataset: { key: 'start' }, onclick: async () => {
         try { update(table, await api('POST', `/games/${body.id}/start`)); } catch (e) { fail(e); }
       } }, 'Start'));
+    } else if (seated) {
+      actions.push(el('p', { class: 'waiting', id: 'seats-empty' }, `Waiting for players: seat${
+        empty.length > 1 ? 's' : ''} ${empty.join(', ')} ${empty.length > 1 ? 'are' : 'is'} still empty. Share this page's address to invite someone.`));
     }
   }
   if (body.status === 'finished') {
@@ -494,10 +499,16 @@ function drawPrompts(table) {
   if (body.status !== 'running' || !entries.length) return;
   root.append(el('ul', {}, entries.map(([seat, prompt]) => el('li', {
     class: ['prompt', prompt.clock === 'reaction' && 'reaction', Number(seat) === body.you && 'mine'],
-  }, el('strong', {}, Number(seat) === body.you ? 'You' : n[seat]), `: ${prompt.label}`,
+  }, el('strong', {}, Number(seat) === body.you ? 'You' : n[seat]), `: ${promptText(prompt.label)}`,
   prompt.clock === 'reaction' ? ' (reaction window)' : '',
   prompt.deadline ? el('span', { class: 'countdown', 'aria-hidden': 'true',
     dataset: { deadline: String(unixMillis(prompt.deadline)) } }) : null))));
+}
+
+// A prompt's label in words: "respond to mag_blast?" -> "Respond to mag blast?".
+function promptText(label) {
+  const text = plain(label || 'your move');
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 // Deadlines are Unix ms on the wire, but the SSE `game` event (?views=true) sends the body
@@ -640,6 +651,7 @@ async function showVersion(table, version) {
     drawBoard(table, body, null, []);
     drawMoves(table);
     syncReplay(table);
+    refreshLog(table);
   } catch (error) { fail(error); }
 }
 
@@ -650,32 +662,54 @@ function goLive(table) {
   update(table, table.game);
 }
 
+// The events panel shows the 30 events up to the version on the board (live or replayed),
+// each version once (kept by version, fetched only where missing).
+const LOG_ROWS = 30;
+
 async function refreshLog(table) {
-  const version = table.game.version;
-  if (table.logged >= version || table.logging) return;
+  if (table.logging) { table.logAgain = true; return; }
+  const upto = table.replay ? table.replay.version : table.game.version;
+  const lowest = Math.max(1, upto - LOG_ROWS + 1);
+  let missing = lowest;
+  while (missing <= upto && table.events.has(missing)) missing += 1;
   table.logging = true;
   try {
-    const from = Math.max(table.logged + 1, version - 29);
-    const page = await api('GET', `/games/${table.id}/events?from=${from}&limit=30`);
-    table.log = table.log.concat(page.events).slice(-30);
-    table.logged = Math.max(table.logged, page.version);
-    drawLog(table);
+    if (missing <= upto) {
+      const page = await api('GET', `/games/${table.id}/events?from=${missing}&limit=${upto - missing + 1}`);
+      for (const event of page.events) table.events.set(event.version, event);
+    }
+    if (!table.replay) announce(table, upto);
+    drawLog(table, upto);
   } catch (error) { fail(error); } finally { table.logging = false; }
+  if (table.logAgain && !table.closed) {
+    table.logAgain = false;
+    refreshLog(table);
+  }
 }
 
-function drawLog(table) {
+// Reads out the others' new events (not on first drawing the table, not while replaying).
+function announce(table, upto) {
+  const from = table.announced;
+  table.announced = Math.max(upto, table.announced || 0);
+  if (from === null || upto <= from) return;
+  const lines = [];
+  for (let v = from + 1; v <= upto; v += 1) {
+    const event = table.events.get(v);
+    if (!event || event.seat === table.game.you || subjectSeat(event, table.game.game) === table.game.you) continue;
+    lines.push(line(event, table.game, table.module || {}));
+  }
+  if (lines.length) table.parts.announce.textContent = lines.slice(-3).join(' ');
+}
+
+function drawLog(table, upto) {
   const focus = focusKey();
-  const n = names(table.game);
   const root = clear(table.parts.log);
   const explainVersion = el('input', { type: 'number', id: 'explain-version', min: '1',
-    value: String(table.explaining || table.game.version) });
+    value: String(table.explaining || upto) });
   root.append(el('h2', { id: 'log-h' }, 'Events'),
-    el('ol', { class: 'events', reversed: true }, table.log.slice().reverse().map((event) => el('li', {},
-      el('span', {}, `${event.version}. ${event.seat !== null && event.seat !== undefined
-        ? `${n[event.seat] || event.seat}: ` : ''}${words(event.type)}`),
-      el('button', { type: 'button', class: 'link', dataset: { key: `explain-${event.version}` },
-        'aria-label': `Explain event ${event.version}`,
-        onclick: () => explain(table, event.version) }, 'Explain')))),
+    table.replay ? el('p', { class: 'meta' }, `Up to version ${upto} (replay).`) : null,
+    eventList(logRows(table.events, upto, LOG_ROWS), table.game, table.module || {},
+      (version) => explain(table, version)),
     el('form', { class: 'explain-form', onsubmit: (e) => {
       e.preventDefault();
       explain(table, Number(explainVersion.value));
@@ -683,6 +717,13 @@ function drawLog(table) {
     el('button', { type: 'submit', id: 'explain-go' }, 'Explain')),
     table.explanation || el('div', { id: 'explain' }));
   restoreFocus(focus);
+}
+
+// The rules' checks as sentences; their own lists of the events that followed ("Then: x",
+// "x: {...}") are left to the list of caused events, which names them in words.
+function checksInWords(checks) {
+  return (checks || []).filter((c) => !/^Then: /.test(c) && !/^[a-z]+(_[a-z]+)*(: |$)/.test(c))
+    .map(plain);
 }
 
 async function explain(table, version) {
@@ -696,10 +737,13 @@ async function explain(table, version) {
       // Another seat's command shows its type only: the board's words need its fields.
       answer.command ? el('p', {}, 'Command: ', Object.keys(answer.command).length > 1
         ? labelOf(table, answer.command, table.game.view) : commandLabel(answer.command)) : null,
-      el('ul', { class: 'checks' }, (answer.checks || []).map((c) => el('li', {}, c))),
+      el('ul', { class: 'checks' }, checksInWords(answer.checks).map((c) => el('li', {}, c))),
+      answer.events && answer.events.length ? el('div', {}, el('h4', {}, 'What it caused'),
+        el('ul', { class: 'caused' }, answer.events.map((e) => el('li', {},
+          line(e, table.game, table.module || {}))))) : null,
       el('details', {}, el('summary', {}, 'Events and the state before'),
         el('pre', {}, JSON.stringify({ events: answer.events, before: answer.before }, null, 2))));
-    drawLog(table);
+    drawLog(table, table.replay ? table.replay.version : table.game.version);
     document.getElementById('explain').focus();
   } catch (error) { fail(error); }
 }

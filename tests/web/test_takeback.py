@@ -15,10 +15,15 @@ def version(page) -> int:
     return int(page.locator("#version").inner_text())
 
 
-def to_move(page) -> bool:
-    """Whether this page's player has moves now (after the page settled on a decision)."""
-    page.wait_for_selector(f"{MOVES}, #commands .waiting", timeout=WAIT_MS)
-    return page.locator(MOVES).count() > 0
+def mover_of(page, other):
+    """The page whose player is to move, once both pages show the same version."""
+    for _ in range(WAIT_MS // 100):
+        if version(page) == version(other):
+            for each in (page, other):
+                if each.locator(MOVES).count():
+                    return each
+        page.wait_for_timeout(100)
+    pytest.fail("the two pages never agreed on whose move it is")
 
 
 def test_a_takeback_asked_in_one_browser_is_accepted_in_the_other(browser, page, site):
@@ -35,7 +40,7 @@ def test_a_takeback_asked_in_one_browser_is_accepted_in_the_other(browser, page,
         # Draw until the player to move can sail a merchant: sailing reveals nothing it did
         # not know, so it may be taken back (a draw may not).
         for _ in range(40):
-            mover = page if to_move(page) else other
+            mover = mover_of(page, other)
             sail = mover.locator(MOVES, has_text="Sail a merchant ship")
             if sail.count():
                 break

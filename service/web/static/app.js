@@ -2,7 +2,8 @@
 // Routes: #/ (sign-in or lobby), #/games/<id> (a table: board, moves, clocks, replay, explain).
 import { el, append, clear, words, commandLabel } from './dom.js';
 import { drawTakeback } from './takeback.js';
-import { eventList, line, logRows, plain, seatNames, subjectSeat } from './log.js';
+import { eventList, inWords, line, logRows, seatNames, subjectSeat } from './log.js';
+import { drawResult } from './result.js';
 
 const API = '/v1';
 const TOKEN_KEY = 'tablestream.token';
@@ -283,7 +284,7 @@ function optionField(name, schema) {
   let input;
   if (schema.enum) {
     input = el('select', { id }, schema.enum.map((v) => el('option', { value: JSON.stringify(v) },
-      String(v))));
+      words(String(v)))));
     input.value = JSON.stringify(dflt);
   } else if (schema.type === 'boolean') {
     input = el('input', { id, type: 'checkbox', checked: Boolean(dflt) });
@@ -366,7 +367,9 @@ async function openTable(gameId) {
   };
   state.table = table;
   const p = table.parts;
-  page('Game', p.head, p.prompts, p.board, p.moves, p.takeback, p.replay, p.log, p.announce);
+  // The moves and the takeback side by side with the board on a desk, kept in view (style.css).
+  page('Game', p.head, p.prompts, p.board, el('div', { class: 'side' }, p.moves, p.takeback),
+    p.replay, p.log, p.announce);
   try {
     const body = await api('GET', `/games/${gameId}`);
     table.module = await boardModule(body.game);
@@ -477,18 +480,6 @@ function drawHead(table) {
     actions.length ? el('div', { class: 'actions' }, actions) : null]);
 }
 
-function drawResult(body, n) {
-  const result = body.result;
-  const winners = (result.winners || []).map((s) => n[s] || `Seat ${Number(s) + 1}`);
-  const scores = result.scores
-    ? Object.entries(result.scores).map(([s, v]) => `${n[s] || s} ${v}`).join(', ') : null;
-  return el('div', { class: 'result', id: 'result', role: 'status' },
-    el('strong', {}, 'Game over. '),
-    winners.length ? `Winner${winners.length > 1 ? 's' : ''}: ${winners.join(', ')}.` : 'No winner.',
-    scores ? ` Scores: ${scores}.` : '',
-    result.reason ? ` (${words(result.reason)})` : '');
-}
-
 // Every open decision with its clock: reaction windows and turn clocks count down live
 // (deadlines are Unix ms in `pending`).
 function drawPrompts(table) {
@@ -499,15 +490,15 @@ function drawPrompts(table) {
   if (body.status !== 'running' || !entries.length) return;
   root.append(el('ul', {}, entries.map(([seat, prompt]) => el('li', {
     class: ['prompt', prompt.clock === 'reaction' && 'reaction', Number(seat) === body.you && 'mine'],
-  }, el('strong', {}, Number(seat) === body.you ? 'You' : n[seat]), `: ${promptText(prompt.label)}`,
+  }, el('strong', {}, Number(seat) === body.you ? 'You' : n[seat]), `: ${promptText(prompt.label, n)}`,
   prompt.clock === 'reaction' ? ' (reaction window)' : '',
   prompt.deadline ? el('span', { class: 'countdown', 'aria-hidden': 'true',
     dataset: { deadline: String(unixMillis(prompt.deadline)) } }) : null))));
 }
 
 // A prompt's label in words: "respond to mag_blast?" -> "Respond to mag blast?".
-function promptText(label) {
-  const text = plain(label || 'your move');
+function promptText(label, n) {
+  const text = inWords(label || 'your move', n);
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
@@ -559,12 +550,16 @@ function drawMoves(table) {
   const root = clear(table.parts.moves);
   root.append(el('h2', { id: 'moves-h' }, 'Your moves'));
   const legal = body.legal_commands || [];
+  // A finished game has no moves: the panel goes rather than stay pinned saying so.
+  root.hidden = body.status === 'finished' && !table.replay;
   if (table.replay) root.append(el('p', {}, 'Replaying: go back to live to play.'));
   else if (!legal.length) {
     const waiting = body.status === 'running' && body.you !== null && body.you !== undefined
       ? 'Waiting for the others…' : (body.status === 'open' ? 'Waiting for players.' : 'Nothing to do.');
     root.append(el('p', { class: 'waiting' }, waiting));
   } else {
+    // New choices start at the top of the list, in view (a desk's side column scrolls).
+    if (root.parentElement) root.parentElement.scrollTop = 0;
     root.append(el('div', { class: 'command-list' }, legal.map((command) => {
       const key = JSON.stringify({ ...command, expected_version: undefined });
       return el('button', { type: 'button', class: 'cmd', dataset: { key },
@@ -706,7 +701,7 @@ function drawLog(table, upto) {
   const root = clear(table.parts.log);
   const explainVersion = el('input', { type: 'number', id: 'explain-version', min: '1',
     value: String(table.explaining || upto) });
-  root.append(el('h2', { id: 'log-h' }, 'Events'),
+  append(root, [el('h2', { id: 'log-h' }, 'Events'),
     table.replay ? el('p', { class: 'meta' }, `Up to version ${upto} (replay).`) : null,
     eventList(logRows(table.events, upto, LOG_ROWS), table.game, table.module || {},
       (version) => explain(table, version)),
@@ -715,15 +710,15 @@ function drawLog(table, upto) {
       explain(table, Number(explainVersion.value));
     } }, el('label', { for: 'explain-version' }, 'Explain event'), explainVersion,
     el('button', { type: 'submit', id: 'explain-go' }, 'Explain')),
-    table.explanation || el('div', { id: 'explain' }));
+    table.explanation || el('div', { id: 'explain' })]);
   restoreFocus(focus);
 }
 
 // The rules' checks as sentences; their own lists of the events that followed ("Then: x",
 // "x: {...}") are left to the list of caused events, which names them in words.
-function checksInWords(checks) {
+function checksInWords(checks, n) {
   return (checks || []).filter((c) => !/^Then: /.test(c) && !/^[a-z]+(_[a-z]+)*(: |$)/.test(c))
-    .map(plain);
+    .map((c) => inWords(c, n));
 }
 
 async function explain(table, version) {
@@ -737,7 +732,7 @@ async function explain(table, version) {
       // Another seat's command shows its type only: the board's words need its fields.
       answer.command ? el('p', {}, 'Command: ', Object.keys(answer.command).length > 1
         ? labelOf(table, answer.command, table.game.view) : commandLabel(answer.command)) : null,
-      el('ul', { class: 'checks' }, checksInWords(answer.checks).map((c) => el('li', {}, c))),
+      el('ul', { class: 'checks' }, checksInWords(answer.checks, n).map((c) => el('li', {}, c))),
       answer.events && answer.events.length ? el('div', {}, el('h4', {}, 'What it caused'),
         el('ul', { class: 'caused' }, answer.events.map((e) => el('li', {},
           line(e, table.game, table.module || {}))))) : null,

@@ -22,6 +22,12 @@ export function plain(text) {
   return String(text).replace(/[_]+/g, ' ').replace(/(\D)-(\d)/g, '$1 $2').trim();
 }
 
+// A rules text in words for people: "challenge seat 1's Shield_bearer?" -> "challenge
+// Bo's Shield bearer?" (the rules count seats from 0; people never see that).
+export function inWords(text, names = {}) {
+  return plain(text).replace(/\bseat (\d+)\b/gi, (_, s) => names[s] || `seat ${Number(s) + 1}`);
+}
+
 // Whole sentences for the events that happen most; any other event gets its name in words and
 // its fields (t: the helpers below).
 const SENTENCES = {
@@ -30,7 +36,7 @@ const SENTENCES = {
     seat_joined: () => 'Took a seat.',
     seat_left: () => 'Left the table.',
     game_started: () => 'The game begins.',
-    game_finished: () => 'The game is over.',
+    game_finished: () => 'The result is recorded.',
     game_ended: () => 'The game is over.',
     seed_revealed: () => 'The secret seed is revealed, so anyone can check the shuffles.',
     clock_expired: () => 'Ran out of time: the default move is played.',

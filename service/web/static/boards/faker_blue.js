@@ -3,6 +3,8 @@
 // them), the hits between players, the reaction window (defend? challenge?) and the piles. Your
 // own cards are face up to you; a card in play you may challenge is a button.
 
+import { inWords } from '../log.js';
+
 export const stylesheet = 'faker_blue.css';
 
 const NAMES = {
@@ -65,7 +67,7 @@ export function render(root, ctx) {
   el('div', { class: 'cards small', 'aria-hidden': 'true' },
     Array.from({ length: view.hand_counts[seat] }, () => faceCard(el, null))),
   pending[seat] ? el('p', { class: ['fb-prompt', pending[seat].clock === 'reaction' && 'reaction'] },
-    pending[seat].label) : null)));
+    inWords(pending[seat].label, names)) : null)));
 
   // The cards in play this turn and what happened to them.
   const challenges = new Map(legal.filter((c) => c.type === 'challenge').map((c) => [c.slot, c]));
@@ -102,7 +104,7 @@ export function render(root, ctx) {
     reactions.length ? el('section', { class: 'fb-window', role: 'status',
       'aria-label': 'Reaction window' }, el('h3', {}, 'Reaction window'),
     el('ul', {}, reactions.map(([seat, p]) => el('li', {},
-      `${Number(seat) === view.viewer ? 'You' : who(seat)}: ${p.label}`)))) : null,
+      `${Number(seat) === view.viewer ? 'You' : who(seat)}: ${inWords(p.label, names)}`)))) : null,
     play ? el('section', { class: 'zone fb-play', 'aria-label': 'In play' },
       el('h3', {}, `${who(play.attacker)} attacks, declaring ${cardName(play.declared)}`,
         play.target !== null && play.target !== undefined ? ` on ${who(play.target)}` : ''),

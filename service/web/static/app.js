@@ -577,10 +577,16 @@ async function send(table, command) {
     update(table, answer.game);
     return answer;
   } catch (error) {
-    fail(error);
-    // The game moved on (a clock, a bot): show it as it is now.
-    if (error.status === 409) update(table, await api('GET', `/games/${table.id}`));
-    else drawMoves(table);
+    // The game moved on (a clock, a bot): show it as it is now, and say so in words.
+    if (error.status === 409) {
+      if (error.code === 'version_conflict') {
+        say('The game moved on before your move arrived: here it is as it stands now.');
+      } else fail(error);
+      update(table, await api('GET', `/games/${table.id}`));
+    } else {
+      fail(error);
+      drawMoves(table);
+    }
     return null;
   } finally {
     table.sending = false;

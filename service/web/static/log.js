@@ -15,6 +15,10 @@ const SIDE_NAME = { fp: 'Free Peoples', sh: 'Shadow' };
 const SKIPPED = new Set(['hands', 'decks', 'deck', 'options', 'ships', 'zones', 'tiebreak',
   'ranking', 'races', 'seats', 'link', 'knowledge', 'discarded', 'returning', 'effects']);
 
+// WotR's places: a region, or one of the battle's boxes.
+const place = (where) => ({ att: 'the battle', reinf: 'the reinforcements', dead: 'the dead' }[where]
+  || String(where).replace(/^box:/, 'the Stronghold of '));
+
 const cap = (text) => (text ? text.charAt(0).toUpperCase() + text.slice(1) : text);
 
 // 'mag_blast' -> 'mag blast', 'laser_blast-14' -> 'laser blast 14'.
@@ -109,8 +113,18 @@ const SENTENCES = {
     round_started: (d) => `Round ${d.round} begins.`,
     card_drawn: () => 'Drew an event card.',
     dice_rolled: () => 'The action dice are rolled.',
-    die_used: (d) => `Used a ${plain(d.die)} die to ${plain(d.action)}.`,
-    army_moved: (d) => `An army moved from ${d.src} to ${d.dst}.`,
+    die_used: (d) => `Used ${/^[aeiou]/.test(d.die) ? 'an' : 'a'} ${plain(d.die)} die to ${plain(d.action)}.`,
+    army_moved: (d) => `An army moved from ${place(d.src)} to ${place(d.dst)}.`,
+    nation_activated: (d) => `${cap(d.nation)} is now active.`,
+    battle_step: (d) => `The battle goes on: ${plain(d.stage)}.`,
+    casualties_removed: (d) => `Casualties removed from ${place(d.src)}.`,
+    attackers_returned: (d) => `The attackers went back to ${place(d.dst)}.`,
+    army_advanced: (d) => `The attackers advanced into ${place(d.dst)}.`,
+    hits_scored: (d) => `Hits scored: ${Object.entries(d).map(([side, n]) => `${SIDE_NAME[side] || side} ${n}`).join(', ')}.`,
+    combat_cards_revealed: () => 'The combat cards are turned up.',
+    excess_removed: (d) => `Too many figures in ${place(d.src)}: the extra ones were removed.`,
+    withdrew_into_siege: (d) => `The defenders withdrew into the Stronghold of ${place(d.src)}.`,
+    siege_lifted: (d) => `The siege of ${place(d.dst)} is lifted.`,
     passed: () => 'Passed.',
     political_advanced: (d) => `${cap(d.nation)} advanced on the political track.`,
     battle_started: (d) => `Battle in ${d.region}: ${SIDE_NAME[d.attacker]} attack.`,

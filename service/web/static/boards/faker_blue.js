@@ -74,8 +74,8 @@ export function render(root, ctx) {
   const inPlay = play ? play.cards.map((c) => {
     const challenge = challenges.get(c.slot);
     const shown = c.card && (c.truthful !== null || c.owner === view.viewer) ? c.card : null;
-    const attrs = challenge ? { onclick: () => send(challenge),
-      'aria-label': `Challenge ${who(c.owner)}'s ${cardName(c.declared)}` } : {};
+    // The button's name is its visible text ("Face down, Bo says Wizard, Challenge?").
+    const attrs = challenge ? { onclick: () => send(challenge) } : {};
     return el('li', {}, faceCard(el, shown, attrs,
       el('small', {}, `${who(c.owner)} says ${cardName(c.declared)}`),
       c.truthful === true ? el('small', { class: 'truth' }, 'true') : null,

@@ -260,10 +260,15 @@ function fleetNode(view, s, who, bind, mine) {
   bind(head, `seat:${s}`);  // a seat to raid or to lay a Minefield before
   const grid = h("div", { class: "mb-grid" });
   const zoneCell = (z) => {
+    // The zone's name is what chooses the zone (a control of its own: the ships inside are
+    // controls too, and controls must not nest); a click on the zone's empty space does too.
+    const name = h("span", { class: "mb-zone-name" }, ZONE_NAME[z]);
     const cell = h("div", { class: `mb-zone zone-${z}`, "data-zone": z, "data-seat": String(s) },
-      h("span", { class: "mb-zone-name" }, ZONE_NAME[z]),
-      (zones[z] || []).map((id) => bind(shipNode(view, id), id)));
-    if (mine) bind(cell, `zone:${z}`);
+      name, (zones[z] || []).map((id) => bind(shipNode(view, id), id)));
+    if (mine) {
+      bind(name, `zone:${z}`);
+      cell.addEventListener("click", (ev) => { if (ev.target === cell) name.click(); });
+    }
     return cell;
   };
   const command = shipNode(view, race);

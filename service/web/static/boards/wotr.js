@@ -198,7 +198,9 @@ function mapNode(view, picker) {
     const ctrl = view.control?.[r];
     const classes = ["wotr-region", info.nation ? `nation-${sideOf(info.nation)}` : "neutral",
       ctrl ? `control-${ctrl}` : "", r === battle ? "battle" : ""].filter(Boolean).join(" ");
-    const g = h("g", { class: classes, "data-region": r, "aria-label": regionSummary(view, r) },
+    // Named by its <title> (the summary in words), not an aria-label: a label must hold the
+    // visible text (axe: label-content-name-mismatch), and the figures' counts are drawn too.
+    const g = h("g", { class: classes, "data-region": r },
       h("title", {}, regionSummary(view, r)),
       h("rect", { x, y, width: NODE_W, height: NODE_H, rx: 6 }));
     // Top row: who controls it (a dot) and its settlement (with VP); then the name.
@@ -207,15 +209,17 @@ function mapNode(view, picker) {
         "data-control": ctrl }));
     }
     if (info.settlement) {
-      g.append(h("text", { x: x + NODE_W - 3, y: y + 10, class: "wotr-settlement" },
+      g.append(h("text", { x: x + NODE_W - 3, y: y + 10, class: "wotr-settlement", "aria-hidden": "true" },
         SETTLEMENT[info.settlement] + (info.vp ? info.vp : "")));
     }
-    wrap(r).forEach((line, i) => g.append(h("text", { x: cx, y: y + 21 + i * 10,
-      class: "wotr-name" }, line)));
+    // Each line but the last ends in a space, so the name reads whole ("Dimrill Dale").
+    const lines = wrap(r);
+    lines.forEach((line, i) => g.append(h("text", { x: cx, y: y + 21 + i * 10,
+      class: "wotr-name" }, i < lines.length - 1 ? `${line} ` : line)));
     let row = 0;
     for (const side of ["fp", "sh"]) {
       if (army[side]) {
-        g.append(h("g", { class: `wotr-army side-${side}`, "data-side": side,
+        g.append(h("g", { class: `wotr-army side-${side}`, "data-side": side, "aria-hidden": "true",
           "data-figures": figures(army[side]) },
         h("title", {}, `${SIDE_NAME[side]}: ${figureWords(army[side])}`),
         h("rect", { x: x + 2, y: y + NODE_H - 15 - row * 14, width: NODE_W - 4, height: 13, rx: 3 }),
@@ -224,6 +228,7 @@ function mapNode(view, picker) {
       }
       if (box[side]) {
         g.append(h("g", { class: `wotr-army besieged side-${side}`, "data-side": side,
+          "aria-hidden": "true",
           "data-figures": figures(box[side]) },
         h("title", {}, `${SIDE_NAME[side]}, besieged in the Stronghold: ${figureWords(box[side])}`),
         h("rect", { x: x + 2, y: y + NODE_H - 15 - row * 14, width: NODE_W - 4, height: 13, rx: 3 }),

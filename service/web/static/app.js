@@ -4,6 +4,7 @@ import { el, append, clear, words, commandLabel } from './dom.js';
 import { drawTakeback } from './takeback.js';
 import { eventList, inWords, line, logRows, seatNames, subjectSeat } from './log.js';
 import { drawResult } from './result.js';
+import { chooser, defaultChoiceLabel, splitMoves } from './choices.js';
 
 const API = '/v1';
 const TOKEN_KEY = 'tablestream.token';
@@ -517,6 +518,7 @@ function tick(table) {
 }
 
 function drawBoard(table, body, seat, legal) {
+  const before = boardMarks(table.parts.board);
   const root = clear(table.parts.board);
   root.dataset.version = String(body.version);
   const ctx = {
@@ -527,10 +529,34 @@ function drawBoard(table, body, seat, legal) {
   root.append(holder);
   try {
     table.module.render(holder, ctx);
+    if (before.version < body.version) animateChanges(holder, before);
   } catch (error) {
     // A board that cannot draw this view falls back to the generic one; the buttons still work.
     console.error(error);
     clear(holder).append(el('pre', { class: 'generic-view' }, JSON.stringify(body.view, null, 2)));
+  }
+}
+
+// What a board showed before a redraw: its cards and its ships' hull (data-card, data-ship
+// and data-hull), so that a card just played and a hit just taken can be shown moving.
+function boardMarks(board) {
+  const hull = new Map();
+  for (const node of board.querySelectorAll('[data-ship][data-hull]')) {
+    hull.set(node.dataset.ship, Number(node.dataset.hull));
+  }
+  const cards = new Set([...board.querySelectorAll('[data-card]')].map((n) => n.dataset.card));
+  return { version: Number(board.dataset.version || Infinity), hull, cards };
+}
+
+// Marks what changed since the last picture (style.css animates them, unless the player asked
+// for reduced motion): a card that arrived somewhere, a ship that lost hull.
+function animateChanges(holder, before) {
+  for (const node of holder.querySelectorAll('[data-card]')) {
+    if (!before.cards.has(node.dataset.card)) node.classList.add('arrived');
+  }
+  for (const node of holder.querySelectorAll('[data-ship][data-hull]')) {
+    const was = before.hull.get(node.dataset.ship);
+    if (was !== undefined && Number(node.dataset.hull) < was) node.classList.add('took-hit');
   }
 }
 
@@ -560,12 +586,45 @@ function drawMoves(table) {
   } else {
     // New choices start at the top of the list, in view (a desk's side column scrolls).
     if (root.parentElement) root.parentElement.scrollTop = 0;
-    root.append(el('div', { class: 'command-list' }, legal.map((command) => {
+    const button = (command) => {
       const key = JSON.stringify({ ...command, expected_version: undefined });
       return el('button', { type: 'button', class: 'cmd', dataset: { key },
         onclick: () => send(table, command) }, labelOf(table, command, body.view));
-    })));
+    };
+    const board = table.module || {};
+    const { flat, groups } = splitMoves(legal, board.narrowed);
+    if (flat.length) root.append(el('div', { class: 'command-list' }, flat.map(button)));
+    for (const group of groups) root.append(movesChooser(table, group, button));
   }
+}
+
+// A long list of one kind of move, chosen step by step (choices.js); what was chosen so far
+// lasts until the game moves on.
+function movesChooser(table, group, button) {
+  const body = table.game;
+  const board = table.module || {};
+  const key = `${body.version}:${group[0].type}`;
+  if (!table.choosing || table.choosing.key !== key) table.choosing = { key, picked: {} };
+  const label = (path, value) => {
+    if (board.choiceLabel) {
+      try {
+        const text = board.choiceLabel(path, value, body.view);
+        if (text) return text;
+      } catch (error) { console.error(error); }
+    }
+    return defaultChoiceLabel(path, value);
+  };
+  return chooser(group, table.choosing.picked, {
+    title: words(group[0].type).replace(/^./, (c) => c.toUpperCase()),
+    makeButton: button,
+    choiceLabel: label,
+    onPick: (picked) => {
+      table.choosing.picked = picked;
+      drawMoves(table);
+      const first = document.querySelector('#commands button.cmd');
+      if (first) first.focus();
+    },
+  });
 }
 
 async function send(table, command) {

@@ -90,7 +90,8 @@ export function render(root, ctx) {
       ? ` (defended with card ${h.defence + 1})` : '')) : [];
   const reactions = Object.entries(pending).filter(([, p]) => p.clock === 'reaction');
 
-  const hand = (view.hand || []).map((card) => el('li', {}, faceCard(el, card,
+  const hand = [...(view.hand || [])].sort((a, b) => cardName(a).localeCompare(cardName(b))
+    || a.localeCompare(b)).map((card) => el('li', {}, faceCard(el, card,
     { title: `${cardName(card)} (yours)` })));
   const peeked = (view.peeked || []).map((p) => el('li', {}, faceCard(el, p.card, {},
     el('small', {}, `in ${who(p.seat)}'s hand`))));

@@ -73,3 +73,17 @@ def test_the_log_credits_the_seat_an_event_happened_to_in_words(page):
     assert shown[0] == event["version"]
     assert shown == sorted(set(shown), reverse=True)
     assert shown == list(range(shown[0], shown[0] - len(shown), -1))
+
+
+def test_the_opponents_move_is_announced_in_a_live_region(page):
+    sign_in(page, "ann")
+    create_game(page, "loot", ["bot:basic"])
+    announce = page.locator("#announce")
+    assert announce.get_attribute("aria-live") == "polite"
+    play_to_end(page, random.Random(3), stop_after=2)
+    # The bot has moved (it is ann's turn again or the game went on): its move was read out.
+    page.wait_for_function(
+        "() => document.getElementById('announce').textContent.includes('Bot 2 (basic): ')",
+        timeout=90_000)
+    assert not SNAKE.findall(announce.text_content())
+    assert "You: " not in announce.text_content()

@@ -447,9 +447,12 @@ function drawHead(table) {
   const body = table.game;
   const n = names(body);
   const you = body.you;
+  // Whose move it is in words as well as colour.
   const seats = el('ul', { class: 'seats-list' }, body.seats.map((s) => el('li', {
     class: ['seat', s.seat === you && 'you', body.pending[s.seat] && 'to-move'],
-  }, n[s.seat], s.seat === you ? ' (you)' : '', s.timeouts ? ` · ${s.timeouts} timeouts` : '')));
+  }, n[s.seat], s.seat === you ? ' (you)' : '',
+  body.status === 'running' && body.pending[s.seat] ? ' · to move' : '',
+  s.timeouts ? ` · ${s.timeouts} timeouts` : '')));
   const actions = [];
   const seated = you !== null && you !== undefined;
   if (body.status === 'open') {
@@ -608,7 +611,7 @@ function movesChooser(table, group, button) {
   const label = (path, value) => {
     if (board.choiceLabel) {
       try {
-        const text = board.choiceLabel(path, value, body.view);
+        const text = board.choiceLabel(path, value, body.view, names(body));
         if (text) return text;
       } catch (error) { console.error(error); }
     }

@@ -1,7 +1,8 @@
 // A long list of moves of one kind becomes a few choices made one after another (issue 27
 // item 4): Mag Blast's every fleet arrangement is "Front: which ship?", then "Left: which
 // ship?"..., until one move is left to send. A board opts a command type in by exporting
-// `narrowed` (a list of types) and may name a choice with `choiceLabel(field, value, view)`.
+// `narrowed` (a list of types) and may name a choice with
+// `choiceLabel(field, value, view, names)`.
 // Only the API's legal commands are ever sent: choosing only filters them.
 import { el } from './dom.js';
 import { plain } from './log.js';

@@ -18,6 +18,20 @@ export function cardName(card) {
   return NAMES[kind] || kind.charAt(0).toUpperCase() + kind.slice(1).replace(/_/g, ' ');
 }
 
+// The shell offers these step by step (choices.js): which card, what to call it, at whom.
+export const narrowed = ['use', 'defend'];
+
+export function choiceLabel(path, value, view, names = {}) {
+  const seatName = (seat) => names[seat] || `seat ${Number(seat) + 1}`;
+  switch (path) {
+    case 'card': return `Card: ${cardName(value)}`;
+    case 'declare': return `Say it is: ${cardName(value)}`;
+    case 'target': return value === null ? 'At: everyone' : `At: ${seatName(value)}`;
+    case 'redirect': return value === null ? 'Keep the hit away from anyone' : `Send it to: ${seatName(value)}`;
+    default: return null;
+  }
+}
+
 export function label(command, view, names = {}) {
   const seatName = (seat) => names[seat] || `seat ${Number(seat) + 1}`;
   switch (command.type) {

@@ -45,6 +45,15 @@ function shipName(merchant, view) {
   return index >= 0 ? `ship ${index + 1} (${gold} gold)` : `the ${gold}-gold ship`;
 }
 
+// The shell offers these step by step (choices.js): which card, then which ship.
+export const narrowed = ['play_pirate', 'play_captain', 'play_admiral'];
+
+export function choiceLabel(path, value, view) {
+  if (path === 'card') return `Card: ${cardName(value)}`;
+  if (path === 'merchant') return `Against ${shipName(value, view)}`;
+  return null;
+}
+
 export function label(command, view) {
   switch (command.type) {
     case 'draw': return 'Draw a card';

@@ -6,9 +6,13 @@ STAMP  := $(VENV)/.installed
 
 REDOCLY_VERSION := 2.77.0
 REDOCLY := $(VENV)/node/node_modules/.bin/redocly
+# axe-core, the accessibility checker the browser tests inject into each board (issue 27),
+# in a prefix of its own so that installing it never prunes Redocly's tree.
+AXE_VERSION := 4.14.1
+AXE := $(VENV)/axe/node_modules/axe-core/axe.min.js
 LOCK_VENV := .lock-venv
 
-.PHONY: install lock run test test-cluster lint openapi bench faults abuse clean browser
+.PHONY: install lock run test test-cluster lint openapi bench faults abuse clean browser screenshots
 
 # constraints.txt pins every package (and every package they pull in) to the versions CI
 # tested, so a fresh machine installs exactly those; setup.cfg keeps the ranges we support.
@@ -38,11 +42,14 @@ run: install
 $(REDOCLY):
 	npm install --silent --no-save --no-audit --no-fund --prefix $(VENV)/node @redocly/cli@$(REDOCLY_VERSION)
 
+$(AXE):
+	npm install --silent --no-save --no-audit --no-fund --prefix $(VENV)/axe axe-core@$(AXE_VERSION)
+
 lint: install $(REDOCLY)
 	$(BIN)/ruff check .
 	$(REDOCLY) lint openapi.yaml
 
-test: install lint browser
+test: install lint browser $(AXE)
 	$(BIN)/python -m pytest -n auto
 
 # The web client's tests (tests/web) drive Debian's chromium with Playwright; never
@@ -50,6 +57,12 @@ test: install lint browser
 CHROMIUM := /usr/bin/chromium
 browser:
 	@test -x $(CHROMIUM) || { apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium; }
+
+# Every board at 390x844 and 1280x800, mid-game and over, into tests/web/screenshots/ (or
+# $$WEB_SCREENSHOTS) for a person to look at: the full-game browser tests, which write them.
+screenshots: install browser $(AXE)
+	$(BIN)/python -m pytest -n 2 tests/web/test_play_every_game.py tests/web/test_screens.py
+	@ls $${WEB_SCREENSHOTS:-tests/web/screenshots}/*.png
 
 # The store contract and the service tests again with the event store on a real 3-master Redis
 # Cluster (tests/cluster.py) and the queues on a plain Redis; CI runs it after `make test`.

@@ -357,7 +357,10 @@ class GameService(HistoryMixin):
         empty = [i for i, s in enumerate(projection.seats)
                  if s["kind"] == "human" and s.get("player") is None]
         if empty:
-            raise Conflict("seats_empty", f"Seats {empty} are still empty.",
+            # Words for people: seats counted from 1 (details keep the API's seat numbers).
+            listed = ", ".join(str(i + 1) for i in empty)
+            raise Conflict("seats_empty", f"Seat{'s' if len(empty) > 1 else ''} {listed} "
+                           f"{'are' if len(empty) > 1 else 'is'} still empty.",
                            details={"seats": empty})
         self._start(game_id, projection)
         return self.projection(game_id)

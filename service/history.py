@@ -58,6 +58,30 @@ class HistoryMixin:
         """
         projection = self.projection(game_id)
         seat = self._seat(projection, player_id)
+        to_version, waiting = self._plan_undo(game_id, projection, seat, to_version)
+        batch = [NewEvent("undo_requested", {"seat": seat, "to_version": to_version,
+                                             "waiting": waiting}, str(seat))]
+        if not waiting:
+            batch.append(NewEvent("rewound", {"to_version": to_version}))
+        return self._append(game_id, projection.version, batch, None)
+
+    def undo_check(self, game_id: str, player_id: str) -> dict[str, Any]:
+        """Whether the player may ask for a takeback of its last move now, before it asks: the
+        version it would go back to and who must agree, or the refusal's code and words."""
+        projection = self.projection(game_id)
+        seat = self._seat(projection, player_id)
+        try:
+            to_version, waiting = self._plan_undo(game_id, projection, seat, None)
+        except (RuleViolation, Conflict) as refused:
+            return {"possible": False, "to_version": None, "waiting": [],
+                    "code": refused.code, "detail": refused.detail}
+        return {"possible": True, "to_version": to_version, "waiting": waiting, "code": None,
+                "detail": None}
+
+    def _plan_undo(self, game_id: str, projection: Projection, seat: int,
+                   to_version: int | None) -> tuple[int, list[int]]:
+        """The version a takeback by ``seat`` lands on and the seats that must accept it;
+        raises the refusal ``request_undo`` answers with."""
         if projection.status != "running":
             raise RuleViolation("game_not_running", "Only a running game can be taken back.")
         if projection.data.get("undo"):
@@ -73,11 +97,7 @@ class HistoryMixin:
         self._check_undo_target(game_id, window, seat, to_version)
         waiting = [i for i, s in enumerate(projection.seats)
                    if i != seat and s["kind"] == "human" and not s.get("bot")]
-        batch = [NewEvent("undo_requested", {"seat": seat, "to_version": to_version,
-                                             "waiting": waiting}, str(seat))]
-        if not waiting:
-            batch.append(NewEvent("rewound", {"to_version": to_version}))
-        return self._append(game_id, projection.version, batch, None)
+        return to_version, waiting
 
     def _backwards(self, game_id: str, last: int) -> Iterator[StoredEvent]:
         """The log from ``last`` down to version 1, newest first, read ``WINDOW`` at a time."""

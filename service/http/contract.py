@@ -37,6 +37,7 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("get", "/v1/games/{game_id}/events"): ("listEvents", "optional"),
     ("get", "/v1/games/{game_id}/events/stream"): ("streamEvents", "optional"),
     ("get", "/v1/games/{game_id}/replay"): ("getReplay", "optional"),
+    ("get", "/v1/games/{game_id}/undo"): ("checkUndo", "required"),
     ("post", "/v1/games/{game_id}/undo"): ("requestUndo", "required"),
     ("post", "/v1/games/{game_id}/undo/answer"): ("answerUndo", "required"),
     ("get", "/v1/games/{game_id}/audit"): ("getAudit", "optional"),

@@ -251,6 +251,19 @@ class UndoRequest(ma.Schema):
         "description": "Take back to this version; default: just before your last move"})
 
 
+class UndoCheckOut(ma.Schema):
+    possible = fields.Boolean(required=True, metadata={
+        "description": "Whether POST .../undo would be taken now"})
+    to_version = fields.Integer(required=True, allow_none=True, metadata={
+        "description": "The version the takeback would go back to"})
+    waiting = fields.List(fields.Integer(), required=True, metadata={
+        "description": "Seats that must accept it; empty: granted at once (bots agree)"})
+    code = fields.String(required=True, allow_none=True, metadata={
+        "description": "Why not, as the problem code POST .../undo would answer with"})
+    detail = fields.String(required=True, allow_none=True, metadata={
+        "description": "Why not, in words"})
+
+
 class UndoAnswer(ma.Schema):
     accept = fields.Boolean(required=True)
 

@@ -7,7 +7,7 @@ from flask.views import MethodView
 from service.http.blueprint import Blueprint
 from service.http.context import ctx, current_player
 from service.http.games import game_wire
-from service.http.schemas import GameOut, UndoAnswer, UndoRequest
+from service.http.schemas import GameOut, UndoAnswer, UndoCheckOut, UndoRequest
 from service.http.wire import answer
 
 blp = Blueprint("undo", __name__, url_prefix="/v1/games", description="Takebacks")
@@ -15,6 +15,12 @@ blp = Blueprint("undo", __name__, url_prefix="/v1/games", description="Takebacks
 
 @blp.route("/<game_id>/undo")
 class Undo(MethodView):
+    @blp.response(200, UndoCheckOut)
+    @blp.errors(401, 403, 404)
+    def get(self, game_id):
+        """Whether you may take back your last move now, before asking (and who must agree)."""
+        return ctx().service.undo_check(game_id, current_player()["id"])
+
     @blp.arguments(UndoRequest(), required=False)
     @blp.response(200, GameOut)
     @blp.errors(400, 401, 403, 404, 409, 422)

@@ -237,6 +237,37 @@ def test_takeback_past_a_card_draw_is_refused(seeded_api):
     assert api.log_length(game_id) == length
 
 
+def test_asking_whether_a_takeback_is_possible_answers_as_asking_would_and_changes_nothing(
+        seeded_api):
+    api = seeded_api
+    game_id, players = api.table("loot", 2)
+    seat = seat_to_move(api, game_id)
+    move(api, game_id, players, seat, "draw")
+    length = api.log_length(game_id)
+    check = api.client.get(f"/v1/games/{game_id}/undo", headers=players[seat])
+    assert check.status_code == 200
+    assert check.json["possible"] is False
+    assert check.json["code"] == "undo_past_hidden_information"
+    assert "revealed hidden information" in check.json["detail"]
+    assert api.log_length(game_id) == length
+
+    seat = until_a_merchant_can_be_played(api, game_id, players)
+    move(api, game_id, players, seat, "play_merchant")
+    check = api.client.get(f"/v1/games/{game_id}/undo", headers=players[seat]).json
+    assert check["possible"] is True and check["waiting"] == [1 - seat]
+    asked = api.client.post(f"/v1/games/{game_id}/undo", headers=players[seat], json={})
+    assert asked.json["undo"]["to_version"] == check["to_version"]
+    again = api.client.get(f"/v1/games/{game_id}/undo", headers=players[seat]).json
+    assert again["possible"] is False and again["code"] == "undo_pending"
+
+
+def test_only_a_seated_player_may_ask_whether_a_takeback_is_possible(seeded_api):
+    api = seeded_api
+    game_id, _ = api.table("loot", 2)
+    response = api.client.get(f"/v1/games/{game_id}/undo", headers=api.player("eve"))
+    assert response.status_code == 403 and response.json["code"] == "not_seated"
+
+
 def test_a_move_repeated_after_a_takeback_meets_the_same_random_outcome(seeded_api):
     api = seeded_api
     game_id, players = api.table("loot", 2)

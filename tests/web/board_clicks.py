@@ -45,8 +45,11 @@ def play_on_board(page: Page, rng: random.Random, max_clicks: int = 3000,
             page.wait_for_timeout(200)
             continue
         stuck = 0
+        chosen = target.nth(rng.randrange(count))
         try:
-            target.nth(rng.randrange(count)).click(timeout=5_000)
+            # Focus first: a map region off its pan-and-zoom box's view is brought into view.
+            chosen.evaluate("e => e.focus && e.focus()", timeout=5_000)
+            chosen.click(timeout=5_000)
         except PlaywrightTimeout:
             continue  # redrawn under the pointer (a bot moved, a clock ran): look again
         clicks += 1

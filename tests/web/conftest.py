@@ -18,6 +18,9 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 390, "height": 844}
+DESK = {"width": 1280, "height": 800}
+# The two screens every board is played and photographed on (issue 27).
+SIZES = {"phone": PHONE, "desk": DESK}
 # Where the boards' screenshots go, for a person to look at (.gitignore'd).
 SCREENSHOTS = Path(os.environ.get("WEB_SCREENSHOTS", Path(__file__).parent / "screenshots"))
 

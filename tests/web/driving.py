@@ -14,6 +14,42 @@ MOVES = "#commands button.cmd:not([disabled])"
 WAIT_MS = 90_000
 
 
+# True when a move button shows on screen as the page stands, unscrolled and uncovered: the
+# point at the middle of one of them is that button.
+MOVE_IN_VIEW = """() => [...document.querySelectorAll('#commands button.cmd:not([disabled])')]
+  .some((b) => {
+    const r = b.getBoundingClientRect();
+    if (!r.width || r.top < 0 || r.left < 0) return false;
+    if (r.bottom > innerHeight || r.right > innerWidth) return false;
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return hit !== null && b.contains(hit);
+})"""
+
+
+def in_view(page: Page, button=None) -> bool:
+    """Whether a move button (or ``button``) shows whole in the viewport, not covered, as the
+    page stands (no scrolling)."""
+    if button is None:
+        return page.evaluate(MOVE_IN_VIEW)
+    return button.evaluate("""b => { const r = b.getBoundingClientRect();
+        return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight
+            && r.right <= innerWidth; }""")
+
+
+def moves_in_view(page: Page, timeout_ms: int = 3_000) -> bool:
+    """Whether a move button comes into view by itself (a redraw may be under way)."""
+    try:
+        page.wait_for_function(MOVE_IN_VIEW, timeout=timeout_ms)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
+def page_width_overflow(page: Page) -> int:
+    """How many pixels the page is wider than the viewport (0: no horizontal scroll)."""
+    return page.evaluate("document.documentElement.scrollWidth - innerWidth")
+
+
 def sign_in(page: Page, name: str) -> None:
     page.goto("/")
     page.get_by_label("Your name").fill(name)
@@ -41,10 +77,10 @@ def create_game(page: Page, game: str, seats: list[str], options: dict[str, str]
 
 
 def play_to_end(page: Page, rng: random.Random, max_clicks: int = 4000,
-                screenshot=None, stop_after: int | None = None) -> int:
+                screenshot=None, stop_after: int | None = None, each=None) -> int:
     """Click a random move button until the game is over (or ``stop_after`` clicks); the
     number of clicks. ``screenshot`` (a callable) is called once, after a few moves, with the
-    page mid-game."""
+    page mid-game; ``each`` (a callable) with the button about to be clicked."""
     clicks = 0
     while clicks < max_clicks:
         if clicks == stop_after:
@@ -60,8 +96,11 @@ def play_to_end(page: Page, rng: random.Random, max_clicks: int = 4000,
         count = buttons.count()
         if not count:
             continue  # redrawn meanwhile: look again
+        button = buttons.nth(rng.randrange(count))
         try:
-            buttons.nth(rng.randrange(count)).click(timeout=5_000)
+            if each is not None:
+                each(button)
+            button.click(timeout=5_000)
         except PlaywrightTimeout:
             continue  # the game moved on under the pointer (a bot, a clock): look again
         clicks += 1

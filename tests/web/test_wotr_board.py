@@ -103,7 +103,8 @@ def test_every_region_shows_its_armies_per_side_and_who_controls_it(page, site, 
         "ns => ns.map(n => [n.closest('.wotr-region').dataset.region, n.dataset.control])")
     assert dict(control) == view["control"]
     minas_tirith = page.locator(".wotr-region[data-region='Minas Tirith']")
-    assert "Gondor" in minas_tirith.get_attribute("aria-label")
+    # Its name (an SVG <title>) says what the figures drawn in it are, in words.
+    assert "Gondor" in minas_tirith.locator("title").first.text_content()
     assert seen.errors == []
 
 

@@ -3,6 +3,10 @@
 // #/players/<handle> (a profile), #/leaderboards/<game>.
 import { el, append, clear, words, commandLabel } from './dom.js';
 import { showLeaderboard, showProfile, signInCard, signUpCard } from './account.js';
+import { drawTakeback } from './takeback.js';
+import { eventList, inWords, line, logRows, seatNames, subjectSeat } from './log.js';
+import { drawResult } from './result.js';
+import { chooser, defaultChoiceLabel, splitMoves } from './choices.js';
 
 const API = '/v1';
 const TOKEN_KEY = 'tablestream.token';
@@ -85,8 +89,9 @@ function say(message, isError = false) {
   say.timer = setTimeout(() => { toast.textContent = ''; }, isError ? 8000 : 4000);
 }
 
+// A problem in words: its detail (or title), never its code.
 function fail(error) {
-  say(error.code ? `${error.message} (${error.code})` : String(error.message || error), true);
+  say(String(error.message || error), true);
 }
 
 // --- routing -------------------------------------------------------------------------------
@@ -343,7 +348,7 @@ function optionField(name, schema) {
   let input;
   if (schema.enum) {
     input = el('select', { id }, schema.enum.map((v) => el('option', { value: JSON.stringify(v) },
-      String(v))));
+      words(String(v)))));
     input.value = JSON.stringify(dflt);
   } else if (schema.type === 'boolean') {
     input = el('input', { id, type: 'checkbox', checked: Boolean(dflt) });
@@ -407,20 +412,28 @@ function closeTable() {
 async function openTable(gameId) {
   await catalog().catch(() => null);
   const table = {
-    id: gameId, game: null, module: null, replay: null, log: [], logged: 0, closed: false,
+    id: gameId, game: null, module: null, replay: null, events: new Map(), announced: null,
+    closed: false,
     source: null, ticker: null,
     parts: {
       head: el('div', { class: 'table-head' }),
       prompts: el('section', { class: 'prompts', 'aria-label': 'Whose move', 'aria-live': 'polite' }),
       board: el('section', { class: 'board', id: 'board', 'aria-label': 'Board' }),
       moves: el('section', { class: 'moves card', id: 'commands', 'aria-labelledby': 'moves-h' }),
+      takeback: el('section', { class: 'takeback card', id: 'takeback',
+        'aria-labelledby': 'takeback-h', hidden: true }),
       replay: el('section', { class: 'replay card', 'aria-labelledby': 'replay-h' }),
       log: el('section', { class: 'log card', 'aria-labelledby': 'log-h' }),
+      // What the others just did, read out by screen readers (the log's lines of their events).
+      announce: el('div', { class: 'sr-only', id: 'announce', role: 'status',
+        'aria-live': 'polite' }),
     },
   };
   state.table = table;
   const p = table.parts;
-  page('Game', p.head, p.prompts, p.board, p.moves, p.replay, p.log);
+  // The moves and the takeback side by side with the board on a desk, kept in view (style.css).
+  page('Game', p.head, p.prompts, p.board, el('div', { class: 'side' }, p.moves, p.takeback),
+    p.replay, p.log, p.announce);
   try {
     const body = await api('GET', `/games/${gameId}`);
     table.module = await boardModule(body.game);
@@ -481,6 +494,8 @@ function update(table, body) {
   drawPrompts(table);
   if (!table.replay) drawBoard(table, body, body.you, body.legal_commands);
   drawMoves(table);
+  drawTakeback(table.parts.takeback, { game: body, names: names(body), api, fail, say,
+    update: (answer) => update(table, answer) });
   syncReplay(table);
   refreshLog(table);
   tick(table);
@@ -488,21 +503,19 @@ function update(table, body) {
 }
 
 function names(body) {
-  const out = {};
-  for (const seat of body.seats) {
-    out[seat.seat] = seat.name || (seat.kind === 'bot' ? `Bot ${seat.seat + 1} (${seat.level})`
-      : `Seat ${seat.seat + 1}`);
-  }
-  return out;
+  return seatNames(body);
 }
 
 function drawHead(table) {
   const body = table.game;
   const n = names(body);
   const you = body.you;
+  // Whose move it is in words as well as colour.
   const seats = el('ul', { class: 'seats-list' }, body.seats.map((s) => el('li', {
     class: ['seat', s.seat === you && 'you', body.pending[s.seat] && 'to-move'],
-  }, n[s.seat], s.seat === you ? ' (you)' : '', s.timeouts ? ` · ${s.timeouts} timeouts` : '')));
+  }, n[s.seat], s.seat === you ? ' (you)' : '',
+  body.status === 'running' && body.pending[s.seat] ? ' · to move' : '',
+  s.timeouts ? ` · ${s.timeouts} timeouts` : '')));
   const actions = [];
   const seated = you !== null && you !== undefined;
   if (body.status === 'open') {
@@ -510,10 +523,14 @@ function drawHead(table) {
       actions.push(el('button', { type: 'button', dataset: { key: 'join' },
         onclick: () => join(body.id) }, 'Join this game'));
     }
-    if (seated) {
+    const empty = body.seats.filter((s) => s.kind === 'human' && !s.player).map((s) => s.seat + 1);
+    if (seated && !empty.length) {
       actions.push(el('button', { type: 'button', dataset: { key: 'start' }, onclick: async () => {
         try { update(table, await api('POST', `/games/${body.id}/start`)); } catch (e) { fail(e); }
       } }, 'Start'));
+    } else if (seated) {
+      actions.push(el('p', { class: 'waiting', id: 'seats-empty' }, `Waiting for players: seat${
+        empty.length > 1 ? 's' : ''} ${empty.join(', ')} ${empty.length > 1 ? 'are' : 'is'} still empty. Share this page's address to invite someone.`));
     }
   }
   if (body.status === 'finished') {
@@ -530,19 +547,6 @@ function drawHead(table) {
     actions.length ? el('div', { class: 'actions' }, actions) : null]);
 }
 
-function drawResult(body, n) {
-  const result = body.result;
-  const winners = (result.winners || []).map((s) => n[s] || `Seat ${Number(s) + 1}`);
-  const scores = result.scores
-    ? Object.entries(result.scores).map(([s, v]) => `${n[s] || s} ${v}`).join(', ') : null;
-  return el('div', { class: 'result', id: 'result', role: 'status' },
-    el('strong', {}, 'Game over. '),
-    winners.length ? `Winner${winners.length > 1 ? 's' : ''}: ${winners.join(', ')}.` : 'No winner.',
-    scores ? ` Scores: ${scores}.` : '',
-    // a game's own sentence for how it ended, else its reason code in words
-    result.summary ? ` ${result.summary}` : (result.reason ? ` (${words(result.reason)})` : ''));
-}
-
 // Every open decision with its clock: reaction windows and turn clocks count down live
 // (deadlines are Unix ms in `pending`).
 function drawPrompts(table) {
@@ -553,10 +557,16 @@ function drawPrompts(table) {
   if (body.status !== 'running' || !entries.length) return;
   root.append(el('ul', {}, entries.map(([seat, prompt]) => el('li', {
     class: ['prompt', prompt.clock === 'reaction' && 'reaction', Number(seat) === body.you && 'mine'],
-  }, el('strong', {}, Number(seat) === body.you ? 'You' : n[seat]), `: ${prompt.label}`,
+  }, el('strong', {}, Number(seat) === body.you ? 'You' : n[seat]), `: ${promptText(prompt.label, n)}`,
   prompt.clock === 'reaction' ? ' (reaction window)' : '',
   prompt.deadline ? el('span', { class: 'countdown', 'aria-hidden': 'true',
     dataset: { deadline: String(unixMillis(prompt.deadline)) } }) : null))));
+}
+
+// A prompt's label in words: "respond to mag_blast?" -> "Respond to mag blast?".
+function promptText(label, n) {
+  const text = inWords(label || 'your move', n);
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 // Deadlines are Unix ms on the wire, but the SSE `game` event (?views=true) sends the body
@@ -574,6 +584,7 @@ function tick(table) {
 }
 
 function drawBoard(table, body, seat, legal) {
+  const before = boardMarks(table.parts.board);
   const root = clear(table.parts.board);
   root.dataset.version = String(body.version);
   const ctx = {
@@ -584,10 +595,34 @@ function drawBoard(table, body, seat, legal) {
   root.append(holder);
   try {
     table.module.render(holder, ctx);
+    if (before.version < body.version) animateChanges(holder, before);
   } catch (error) {
     // A board that cannot draw this view falls back to the generic one; the buttons still work.
     console.error(error);
     clear(holder).append(el('pre', { class: 'generic-view' }, JSON.stringify(body.view, null, 2)));
+  }
+}
+
+// What a board showed before a redraw: its cards and its ships' hull (data-card, data-ship
+// and data-hull), so that a card just played and a hit just taken can be shown moving.
+function boardMarks(board) {
+  const hull = new Map();
+  for (const node of board.querySelectorAll('[data-ship][data-hull]')) {
+    hull.set(node.dataset.ship, Number(node.dataset.hull));
+  }
+  const cards = new Set([...board.querySelectorAll('[data-card]')].map((n) => n.dataset.card));
+  return { version: Number(board.dataset.version || Infinity), hull, cards };
+}
+
+// Marks what changed since the last picture (style.css animates them, unless the player asked
+// for reduced motion): a card that arrived somewhere, a ship that lost hull.
+function animateChanges(holder, before) {
+  for (const node of holder.querySelectorAll('[data-card]')) {
+    if (!before.cards.has(node.dataset.card)) node.classList.add('arrived');
+  }
+  for (const node of holder.querySelectorAll('[data-ship][data-hull]')) {
+    const was = before.hull.get(node.dataset.ship);
+    if (was !== undefined && Number(node.dataset.hull) < was) node.classList.add('took-hit');
   }
 }
 
@@ -607,18 +642,55 @@ function drawMoves(table) {
   const root = clear(table.parts.moves);
   root.append(el('h2', { id: 'moves-h' }, 'Your moves'));
   const legal = body.legal_commands || [];
+  // A finished game has no moves: the panel goes rather than stay pinned saying so.
+  root.hidden = body.status === 'finished' && !table.replay;
   if (table.replay) root.append(el('p', {}, 'Replaying: go back to live to play.'));
   else if (!legal.length) {
     const waiting = body.status === 'running' && body.you !== null && body.you !== undefined
       ? 'Waiting for the others…' : (body.status === 'open' ? 'Waiting for players.' : 'Nothing to do.');
     root.append(el('p', { class: 'waiting' }, waiting));
   } else {
-    root.append(el('div', { class: 'command-list' }, legal.map((command) => {
+    // New choices start at the top of the list, in view (a desk's side column scrolls).
+    if (root.parentElement) root.parentElement.scrollTop = 0;
+    const button = (command) => {
       const key = JSON.stringify({ ...command, expected_version: undefined });
       return el('button', { type: 'button', class: 'cmd', dataset: { key },
         onclick: () => send(table, command) }, labelOf(table, command, body.view));
-    })));
+    };
+    const board = table.module || {};
+    const { flat, groups } = splitMoves(legal, board.narrowed);
+    if (flat.length) root.append(el('div', { class: 'command-list' }, flat.map(button)));
+    for (const group of groups) root.append(movesChooser(table, group, button));
   }
+}
+
+// A long list of one kind of move, chosen step by step (choices.js); what was chosen so far
+// lasts until the game moves on.
+function movesChooser(table, group, button) {
+  const body = table.game;
+  const board = table.module || {};
+  const key = `${body.version}:${group[0].type}`;
+  if (!table.choosing || table.choosing.key !== key) table.choosing = { key, picked: {} };
+  const label = (path, value) => {
+    if (board.choiceLabel) {
+      try {
+        const text = board.choiceLabel(path, value, body.view, names(body));
+        if (text) return text;
+      } catch (error) { console.error(error); }
+    }
+    return defaultChoiceLabel(path, value);
+  };
+  return chooser(group, table.choosing.picked, {
+    title: words(group[0].type).replace(/^./, (c) => c.toUpperCase()),
+    makeButton: button,
+    choiceLabel: label,
+    onPick: (picked) => {
+      table.choosing.picked = picked;
+      drawMoves(table);
+      const first = document.querySelector('#commands button.cmd');
+      if (first) first.focus();
+    },
+  });
 }
 
 async function send(table, command) {
@@ -630,10 +702,16 @@ async function send(table, command) {
     update(table, answer.game);
     return answer;
   } catch (error) {
-    fail(error);
-    // The game moved on (a clock, a bot): show it as it is now.
-    if (error.status === 409) update(table, await api('GET', `/games/${table.id}`));
-    else drawMoves(table);
+    // The game moved on (a clock, a bot): show it as it is now, and say so in words.
+    if (error.status === 409) {
+      if (error.code === 'version_conflict') {
+        say('The game moved on before your move arrived: here it is as it stands now.');
+      } else fail(error);
+      update(table, await api('GET', `/games/${table.id}`));
+    } else {
+      fail(error);
+      drawMoves(table);
+    }
     return null;
   } finally {
     table.sending = false;
@@ -699,6 +777,7 @@ async function showVersion(table, version) {
     drawBoard(table, body, null, []);
     drawMoves(table);
     syncReplay(table);
+    refreshLog(table);
   } catch (error) { fail(error); }
 }
 
@@ -709,39 +788,68 @@ function goLive(table) {
   update(table, table.game);
 }
 
+// The events panel shows the 30 events up to the version on the board (live or replayed),
+// each version once (kept by version, fetched only where missing).
+const LOG_ROWS = 30;
+
 async function refreshLog(table) {
-  const version = table.game.version;
-  if (table.logged >= version || table.logging) return;
+  if (table.logging) { table.logAgain = true; return; }
+  const upto = table.replay ? table.replay.version : table.game.version;
+  const lowest = Math.max(1, upto - LOG_ROWS + 1);
+  let missing = lowest;
+  while (missing <= upto && table.events.has(missing)) missing += 1;
   table.logging = true;
   try {
-    const from = Math.max(table.logged + 1, version - 29);
-    const page = await api('GET', `/games/${table.id}/events?from=${from}&limit=30`);
-    table.log = table.log.concat(page.events).slice(-30);
-    table.logged = Math.max(table.logged, page.version);
-    drawLog(table);
+    if (missing <= upto) {
+      const page = await api('GET', `/games/${table.id}/events?from=${missing}&limit=${upto - missing + 1}`);
+      for (const event of page.events) table.events.set(event.version, event);
+    }
+    if (!table.replay) announce(table, upto);
+    drawLog(table, upto);
   } catch (error) { fail(error); } finally { table.logging = false; }
+  if (table.logAgain && !table.closed) {
+    table.logAgain = false;
+    refreshLog(table);
+  }
 }
 
-function drawLog(table) {
+// Reads out the others' new events (not on first drawing the table, not while replaying).
+function announce(table, upto) {
+  const from = table.announced;
+  table.announced = Math.max(upto, table.announced || 0);
+  if (from === null || upto <= from) return;
+  const lines = [];
+  for (let v = from + 1; v <= upto; v += 1) {
+    const event = table.events.get(v);
+    if (!event || event.seat === table.game.you || subjectSeat(event, table.game.game) === table.game.you) continue;
+    lines.push(line(event, table.game, table.module || {}));
+  }
+  if (lines.length) table.parts.announce.textContent = lines.slice(-3).join(' ');
+}
+
+function drawLog(table, upto) {
   const focus = focusKey();
-  const n = names(table.game);
   const root = clear(table.parts.log);
   const explainVersion = el('input', { type: 'number', id: 'explain-version', min: '1',
-    value: String(table.explaining || table.game.version) });
-  root.append(el('h2', { id: 'log-h' }, 'Events'),
-    el('ol', { class: 'events', reversed: true }, table.log.slice().reverse().map((event) => el('li', {},
-      el('span', {}, `${event.version}. ${event.seat !== null && event.seat !== undefined
-        ? `${n[event.seat] || event.seat}: ` : ''}${words(event.type)}`),
-      el('button', { type: 'button', class: 'link', dataset: { key: `explain-${event.version}` },
-        'aria-label': `Explain event ${event.version}`,
-        onclick: () => explain(table, event.version) }, 'Explain')))),
+    value: String(table.explaining || upto) });
+  append(root, [el('h2', { id: 'log-h' }, 'Events'),
+    table.replay ? el('p', { class: 'meta' }, `Up to version ${upto} (replay).`) : null,
+    eventList(logRows(table.events, upto, LOG_ROWS), table.game, table.module || {},
+      (version) => explain(table, version)),
     el('form', { class: 'explain-form', onsubmit: (e) => {
       e.preventDefault();
       explain(table, Number(explainVersion.value));
     } }, el('label', { for: 'explain-version' }, 'Explain event'), explainVersion,
     el('button', { type: 'submit', id: 'explain-go' }, 'Explain')),
-    table.explanation || el('div', { id: 'explain' }));
+    table.explanation || el('div', { id: 'explain' })]);
   restoreFocus(focus);
+}
+
+// The rules' checks as sentences; their own lists of the events that followed ("Then: x",
+// "x: {...}") are left to the list of caused events, which names them in words.
+function checksInWords(checks, n) {
+  return (checks || []).filter((c) => !/^Then: /.test(c) && !/^[a-z]+(_[a-z]+)*(: |$)/.test(c))
+    .map((c) => inWords(c, n));
 }
 
 async function explain(table, version) {
@@ -755,10 +863,13 @@ async function explain(table, version) {
       // Another seat's command shows its type only: the board's words need its fields.
       answer.command ? el('p', {}, 'Command: ', Object.keys(answer.command).length > 1
         ? labelOf(table, answer.command, table.game.view) : commandLabel(answer.command)) : null,
-      el('ul', { class: 'checks' }, (answer.checks || []).map((c) => el('li', {}, c))),
+      el('ul', { class: 'checks' }, checksInWords(answer.checks, n).map((c) => el('li', {}, c))),
+      answer.events && answer.events.length ? el('div', {}, el('h4', {}, 'What it caused'),
+        el('ul', { class: 'caused' }, answer.events.map((e) => el('li', {},
+          line(e, table.game, table.module || {}))))) : null,
       el('details', {}, el('summary', {}, 'Events and the state before'),
         el('pre', {}, JSON.stringify({ events: answer.events, before: answer.before }, null, 2))));
-    drawLog(table);
+    drawLog(table, table.replay ? table.replay.version : table.game.version);
     document.getElementById('explain').focus();
   } catch (error) { fail(error); }
 }

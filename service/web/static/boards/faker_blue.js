@@ -3,6 +3,8 @@
 // them), the hits between players, the reaction window (defend? challenge?) and the piles. Your
 // own cards are face up to you; a card in play you may challenge is a button.
 
+import { inWords } from '../log.js';
+
 export const stylesheet = 'faker_blue.css';
 
 const NAMES = {
@@ -14,6 +16,20 @@ export function cardName(card) {
   if (!card) return 'face down';
   const kind = String(card).replace(/-\d+$/, '');
   return NAMES[kind] || kind.charAt(0).toUpperCase() + kind.slice(1).replace(/_/g, ' ');
+}
+
+// The shell offers these step by step (choices.js): which card, what to call it, at whom.
+export const narrowed = ['use', 'defend'];
+
+export function choiceLabel(path, value, view, names = {}) {
+  const seatName = (seat) => names[seat] || `seat ${Number(seat) + 1}`;
+  switch (path) {
+    case 'card': return `Card: ${cardName(value)}`;
+    case 'declare': return `Say it is: ${cardName(value)}`;
+    case 'target': return value === null ? 'At: everyone' : `At: ${seatName(value)}`;
+    case 'redirect': return value === null ? 'Keep the hit away from anyone' : `Send it to: ${seatName(value)}`;
+    default: return null;
+  }
 }
 
 export function label(command, view, names = {}) {
@@ -65,15 +81,15 @@ export function render(root, ctx) {
   el('div', { class: 'cards small', 'aria-hidden': 'true' },
     Array.from({ length: view.hand_counts[seat] }, () => faceCard(el, null))),
   pending[seat] ? el('p', { class: ['fb-prompt', pending[seat].clock === 'reaction' && 'reaction'] },
-    pending[seat].label) : null)));
+    inWords(pending[seat].label, names)) : null)));
 
   // The cards in play this turn and what happened to them.
   const challenges = new Map(legal.filter((c) => c.type === 'challenge').map((c) => [c.slot, c]));
   const inPlay = play ? play.cards.map((c) => {
     const challenge = challenges.get(c.slot);
     const shown = c.card && (c.truthful !== null || c.owner === view.viewer) ? c.card : null;
-    const attrs = challenge ? { onclick: () => send(challenge),
-      'aria-label': `Challenge ${who(c.owner)}'s ${cardName(c.declared)}` } : {};
+    // The button's name is its visible text ("Face down, Bo says Wizard, Challenge?").
+    const attrs = challenge ? { onclick: () => send(challenge) } : {};
     return el('li', {}, faceCard(el, shown, attrs,
       el('small', {}, `${who(c.owner)} says ${cardName(c.declared)}`),
       c.truthful === true ? el('small', { class: 'truth' }, 'true') : null,
@@ -88,7 +104,8 @@ export function render(root, ctx) {
       ? ` (defended with card ${h.defence + 1})` : '')) : [];
   const reactions = Object.entries(pending).filter(([, p]) => p.clock === 'reaction');
 
-  const hand = (view.hand || []).map((card) => el('li', {}, faceCard(el, card,
+  const hand = [...(view.hand || [])].sort((a, b) => cardName(a).localeCompare(cardName(b))
+    || a.localeCompare(b)).map((card) => el('li', {}, faceCard(el, card,
     { title: `${cardName(card)} (yours)` })));
   const peeked = (view.peeked || []).map((p) => el('li', {}, faceCard(el, p.card, {},
     el('small', {}, `in ${who(p.seat)}'s hand`))));
@@ -102,7 +119,7 @@ export function render(root, ctx) {
     reactions.length ? el('section', { class: 'fb-window', role: 'status',
       'aria-label': 'Reaction window' }, el('h3', {}, 'Reaction window'),
     el('ul', {}, reactions.map(([seat, p]) => el('li', {},
-      `${Number(seat) === view.viewer ? 'You' : who(seat)}: ${p.label}`)))) : null,
+      `${Number(seat) === view.viewer ? 'You' : who(seat)}: ${inWords(p.label, names)}`)))) : null,
     play ? el('section', { class: 'zone fb-play', 'aria-label': 'In play' },
       el('h3', {}, `${who(play.attacker)} attacks, declaring ${cardName(play.declared)}`,
         play.target !== null && play.target !== undefined ? ` on ${who(play.target)}` : ''),

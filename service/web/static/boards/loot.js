@@ -26,11 +26,32 @@ function colourOf(card) {
   return m ? m[1] : (card === 'ADM' ? 'admiral' : (/^M/.test(card || '') ? 'merchant' : 'none'));
 }
 
+// A hand as a player holds it: merchant ships (richest first), pirates by colour and
+// strength, captains, the Admiral.
+const KIND_ORDER = { M: 0, P: 1, C: 2, A: 3 };
+function sortHand(cards) {
+  const key = (id) => [KIND_ORDER[id.charAt(0)] ?? 4, colourOf(id),
+    -Number((/(\d)/.exec(id) || [0, 0])[1])];
+  return [...cards].sort((a, b) => {
+    const [ka, kb] = [key(a), key(b)];
+    return ka[0] - kb[0] || ka[1].localeCompare(kb[1]) || ka[2] - kb[2] || a.localeCompare(b);
+  });
+}
+
 function shipName(merchant, view) {
   const ships = (view && view.ships) || [];
   const index = ships.findIndex((s) => s.merchant === merchant);
   const gold = index >= 0 ? ships[index].gold : (/^M(\d)/.exec(merchant) || [])[1];
   return index >= 0 ? `ship ${index + 1} (${gold} gold)` : `the ${gold}-gold ship`;
+}
+
+// The shell offers these step by step (choices.js): which card, then which ship.
+export const narrowed = ['play_pirate', 'play_captain', 'play_admiral'];
+
+export function choiceLabel(path, value, view) {
+  if (path === 'card') return `Card: ${cardName(value)}`;
+  if (path === 'merchant') return `Against ${shipName(value, view)}`;
+  return null;
 }
 
 export function label(command, view) {
@@ -46,10 +67,22 @@ export function label(command, view) {
   }
 }
 
+// The card's face symbol: ⚓ a merchant ship, ☠ per skull of a pirate, ★ a captain or the
+// Admiral (the name says it too: the symbol is never the only sign).
+function symbol(id) {
+  if (!id) return '';
+  if (id === 'ADM') return '⚓★';
+  if (id.startsWith('M')) return '⚓';
+  const m = /^P-[a-z]+-(\d)/.exec(id);
+  if (m) return '☠'.repeat(Number(m[1]));
+  return id.startsWith('C-') ? '★' : '';
+}
+
 function card(el, id, attrs = {}, extra = null) {
   const tag = attrs.onclick ? 'button' : 'span';
   return el(tag, { ...(tag === 'button' ? { type: 'button' } : {}), ...attrs,
-    class: ['playing-card', `loot-${colourOf(id)}`, attrs.class] },
+    class: ['playing-card', `loot-${colourOf(id)}`, attrs.class], dataset: id ? { card: id } : null },
+  el('span', { class: 'card-symbol', 'aria-hidden': 'true' }, symbol(id)),
   el('span', { class: 'card-name' }, id ? cardName(id) : 'Face down'), extra);
 }
 
@@ -105,7 +138,7 @@ export function render(root, ctx) {
     el('th', { scope: 'row' }, who(seat), view.turn === seat ? ' ⟵' : ''),
     el('td', {}, String(count)), el('td', {}, String(view.won_counts[seat]))))));
 
-  const hand = (view.hand || []).map((id) => {
+  const hand = sortHand(view.hand || []).map((id) => {
     const options = uses(id);
     const attrs = { title: cardName(id), 'aria-pressed': options.length > 1
       ? String(selection.card === id) : null,

@@ -20,6 +20,18 @@ export function shipName(id) {
   return DATA.ships[id]?.name || DATA.command_ships[id]?.name || id;
 }
 const cards = (list) => (list || []).map(cardName).join(", ");
+// magblast.md §4a: resource icons, paid to reinforce.
+const RESOURCE = { star: { icon: "★", word: "energy (★)" }, circle: { icon: "●", word: "technology (●)" },
+  diamond: { icon: "◆", word: "raw materials (◆)" } };
+// A card's kind, said in words as well as its colour.
+const CATEGORY = { blast: "Blast", squadron: "Squadron", dh_effect: "Direct Hit effect",
+  direct_hit: "Direct Hit", misc: "Other" };
+const CATEGORY_ORDER = ["blast", "squadron", "direct_hit", "dh_effect", "misc"];
+const handOrder = (card) => {
+  const at = CATEGORY_ORDER.indexOf(DATA.kinds[kindOf(card)]?.category);
+  return at < 0 ? CATEGORY_ORDER.length : at;
+};
+const kindDamage = (card) => DATA.kinds[kindOf(card)]?.damage || 0;
 
 // Who owns a ship (or a command ship, named by its race), from the view's public zones.
 function owner(view, id) {
@@ -37,6 +49,17 @@ const seatName = (seat) => NAMES[seat] || `seat ${seat}`;
 function target(view, id) {
   const seat = owner(view, id);
   return seat === null ? shipName(id) : `${shipName(id)} (${seatName(seat)})`;
+}
+
+// The shell offers these step by step, not as one button per arrangement (choices.js).
+export const narrowed = ["place_fleet"];
+
+// "zones.n" -> "Front: Chezill" (a step of choosing a fleet's arrangement).
+export function choiceLabel(path, value) {
+  const zone = /^zones\.([nesw])$/.exec(path);
+  if (!zone) return null;
+  const name = ZONE_NAME[zone[1]];
+  return `${name[0].toUpperCase()}${name.slice(1)} zone: ${value === null ? "no ship" : shipName(value)}`;
 }
 
 export function label(c, view, names) {
@@ -191,17 +214,28 @@ export function render(root, ctx) {
 
   // The viewer's hand, and a ship being placed or the six dealt at setup.
   if (seat !== null && seat !== undefined) {
+    // Sorted as a player holds them: blasts, squadrons, the rest; by name, strongest first.
+    const sorted = [...view.hand].sort((a, b) => handOrder(a) - handOrder(b)
+      || cardName(a).localeCompare(cardName(b)) || (kindDamage(b) - kindDamage(a)));
     const hand = h("section", { class: "mb-hand", "aria-label": "your hand" },
       h("h3", {}, `Your hand (${view.hand.length})`),
-      h("div", { class: "mb-cards" }, view.hand.map((card) => {
+      h("div", { class: "mb-cards" }, sorted.map((card) => {
         const k = DATA.kinds[kindOf(card)] || {};
-        const icons = (DATA.icons[card] || []).map((i) => ({ star: "★", circle: "●",
-          diamond: "◆" })[i] || i).join("");
+        const icons = DATA.icons[card] || [];
+        const words = [k.damage ? `${k.damage} damage` : "",
+          icons.length ? `resources ${icons.map((i) => RESOURCE[i]?.word || i).join(" and ")}` : ""]
+          .filter(Boolean).join(", ");
         return bind(h("button", { type: "button", class: `mb-card cat-${k.category}`,
-          "data-card": card },
-        h("b", {}, k.name || card), k.damage ? ` ${k.damage}` : "", icons ? ` ${icons}` : ""),
+          "data-card": card, title: words ? `${k.name || card}: ${words}` : null },
+        h("span", { class: "mb-card-kind" }, CATEGORY[k.category] || ""),
+        h("span", {}, h("b", {}, k.name || card),
+          k.damage ? h("span", { class: "mb-card-damage" }, ` ${k.damage}`) : "",
+          icons.length ? h("span", { class: "mb-card-icons" },
+            ` ${icons.map((i) => RESOURCE[i]?.icon || i).join("")}`) : "")),
         card);
-      })));
+      })),
+      h("p", { class: "mb-legend" }, "The number: damage. Resources, paid to reinforce (3 alike, ",
+        "or one of each): ★ energy, ● technology, ◆ raw materials."));
     root.append(hand);
     const spare = view.placing?.ships?.length ? view.placing.ships :
       (view.dealt?.length && !Object.keys(view.my_placement || {}).length ? view.dealt : []);
@@ -260,10 +294,15 @@ function fleetNode(view, s, who, bind, mine) {
   bind(head, `seat:${s}`);  // a seat to raid or to lay a Minefield before
   const grid = h("div", { class: "mb-grid" });
   const zoneCell = (z) => {
+    // The zone's name is what chooses the zone (a control of its own: the ships inside are
+    // controls too, and controls must not nest); a click on the zone's empty space does too.
+    const name = h("span", { class: "mb-zone-name" }, ZONE_NAME[z]);
     const cell = h("div", { class: `mb-zone zone-${z}`, "data-zone": z, "data-seat": String(s) },
-      h("span", { class: "mb-zone-name" }, ZONE_NAME[z]),
-      (zones[z] || []).map((id) => bind(shipNode(view, id), id)));
-    if (mine) bind(cell, `zone:${z}`);
+      name, (zones[z] || []).map((id) => bind(shipNode(view, id), id)));
+    if (mine) {
+      bind(name, `zone:${z}`);
+      cell.addEventListener("click", (ev) => { if (ev.target === cell) name.click(); });
+    }
     return cell;
   };
   const command = shipNode(view, race);

@@ -7,6 +7,7 @@
 // commands (pick.js).
 
 import { Picker, countdown, h, useStyles } from "./pick.js";
+import { panZoom } from "./panzoom.js";
 
 const DATA = await (await fetch(new URL("./data/wotr.json", import.meta.url))).json();
 
@@ -26,6 +27,12 @@ export function cardTitle(id) {
   return c ? `${c.combat} (${c.event})` : id;
 }
 const figures = (f) => `${f[0]}/${f[1]}/${f[2]}`;
+// An army drawn as figures on the map: ♟ regulars, ♜ elites, ♚ leaders, counted (issue 27).
+const FIGURE = ["♟", "♜", "♚"];
+const FIGURE_NAME = ["regular", "elite", "leader"];
+const figureText = (f) => f.map((n, i) => (n ? `${n}${FIGURE[i]}` : "")).filter(Boolean).join(" ");
+const figureWords = (f) => f.map((n, i) => (n ? `${n} ${FIGURE_NAME[i]}${n === 1 ? "" : "s"}` : ""))
+  .filter(Boolean).join(", ");
 const cards = (n) => `${n} card${n === 1 ? "" : "s"}`;
 const sideOf = (nation) => DATA.nations[nation];
 
@@ -211,7 +218,7 @@ function regionSummary(view, r) {
   const box = view.boxes?.[r];
   if (box) {
     bits.push("besieged: " + Object.entries(box).map(([n, f]) =>
-      `${nationName(n)} ${figures(f)}`).join("; "));
+      `${nationName(n)} ${figureWords(f)}`).join("; "));
   }
   return bits.join(", ");
 }
@@ -228,10 +235,7 @@ function mapNode(view, picker) {
   const svg = h("svg", { class: "wotr-map", viewBox: `0 0 ${width} ${height}`,
     role: "group", "aria-label": `Map: ${names.length} regions`,
     "data-scenario": scenario });
-  if (names.length > 40) {  // the full map: drawn at its own size, scrolled on a phone
-    svg.classList.add("wotr-map-full");
-    svg.style.width = `${Math.round(width)}px`;
-  }
+  if (names.length > 40) svg.classList.add("wotr-map-full");
   const edges = h("g", { class: "wotr-edges", "aria-hidden": "true" });
   for (const r of names) {
     for (const a of DATA.regions[r].adjacent) {
@@ -250,7 +254,9 @@ function mapNode(view, picker) {
     const ctrl = view.control?.[r];
     const classes = ["wotr-region", info.nation ? `nation-${sideOf(info.nation)}` : "neutral",
       ctrl ? `control-${ctrl}` : "", r === battle ? "battle" : ""].filter(Boolean).join(" ");
-    const g = h("g", { class: classes, "data-region": r, "aria-label": regionSummary(view, r) },
+    // Named by its <title> (the summary in words), not an aria-label: a label must hold the
+    // visible text (axe: label-content-name-mismatch), and the figures' counts are drawn too.
+    const g = h("g", { class: classes, "data-region": r },
       h("title", {}, regionSummary(view, r)),
       h("rect", { x, y, width: NODE_W, height: NODE_H, rx: 6 }));
     // Top row: who controls it (a dot) and its settlement (with VP); then the name.
@@ -259,25 +265,30 @@ function mapNode(view, picker) {
         "data-control": ctrl }));
     }
     if (info.settlement) {
-      g.append(h("text", { x: x + NODE_W - 3, y: y + 10, class: "wotr-settlement" },
+      g.append(h("text", { x: x + NODE_W - 3, y: y + 10, class: "wotr-settlement", "aria-hidden": "true" },
         SETTLEMENT[info.settlement] + (info.vp ? info.vp : "")));
     }
-    wrap(r).forEach((line, i) => g.append(h("text", { x: cx, y: y + 21 + i * 10,
-      class: "wotr-name" }, line)));
+    // Each line but the last ends in a space, so the name reads whole ("Dimrill Dale").
+    const lines = wrap(r);
+    lines.forEach((line, i) => g.append(h("text", { x: cx, y: y + 21 + i * 10,
+      class: "wotr-name" }, i < lines.length - 1 ? `${line} ` : line)));
     let row = 0;
     for (const side of ["fp", "sh"]) {
       if (army[side]) {
-        g.append(h("g", { class: `wotr-army side-${side}`, "data-side": side,
+        g.append(h("g", { class: `wotr-army side-${side}`, "data-side": side, "aria-hidden": "true",
           "data-figures": figures(army[side]) },
+        h("title", {}, `${SIDE_NAME[side]}: ${figureWords(army[side])}`),
         h("rect", { x: x + 2, y: y + NODE_H - 15 - row * 14, width: NODE_W - 4, height: 13, rx: 3 }),
-        h("text", { x: cx, y: y + NODE_H - 5 - row * 14 }, figures(army[side]))));
+        h("text", { x: cx, y: y + NODE_H - 5 - row * 14 }, figureText(army[side]))));
         row += 1;
       }
       if (box[side]) {
         g.append(h("g", { class: `wotr-army besieged side-${side}`, "data-side": side,
+          "aria-hidden": "true",
           "data-figures": figures(box[side]) },
+        h("title", {}, `${SIDE_NAME[side]}, besieged in the Stronghold: ${figureWords(box[side])}`),
         h("rect", { x: x + 2, y: y + NODE_H - 15 - row * 14, width: NODE_W - 4, height: 13, rx: 3 }),
-        h("text", { x: cx, y: y + NODE_H - 5 - row * 14 }, `⌂ ${figures(box[side])}`)));
+        h("text", { x: cx, y: y + NODE_H - 5 - row * 14 }, `⌂ ${figureText(box[side])}`)));
         row += 1;
       }
     }
@@ -292,7 +303,7 @@ function battleNode(view, picker, who) {
   if (!b) return null;
   const defender = b.def_loc?.startsWith("box:") ? view.boxes?.[b.region] : view.armies?.[b.region];
   const armyLine = (army) => Object.entries(army || {}).map(([n, f]) =>
-    `${nationName(n)} ${figures(f)}`).join(", ") || "none";
+    `${nationName(n)} ${figureWords(f)}`).join(", ") || "none";
   const card = (s) => {
     if (b.revealed && b.revealed[s] !== undefined && b.revealed[s] !== null) {
       return b.revealed[s] ? cardTitle(b.revealed[s]) : "no card";
@@ -410,10 +421,14 @@ export function render(root, ctx) {
       }))));
   }
   root.append(picker.panel);
-  root.append(h("div", { class: "wotr-map-wrap" }, mapNode(view, picker)));
+  const battleAt = view.battle?.region && places(view.scenario || "south")[view.battle.region];
+  root.append(panZoom(mapNode(view, picker), { key: `wotr:${game?.id}:${view.scenario}`,
+    className: "wotr-map-wrap", label: "The map", focus: battleAt || null,
+    legend: "Figures: ♟ regular ♜ elite ♚ leader · ⌂ besieged · blue Free Peoples, red Shadow" }));
   root.append(h("p", { class: "wotr-legend" },
-    "Armies: regulars/elites/leaders; ⌂ besieged in the Stronghold; ",
-    "■ stronghold ● city ▲ town ◆ fortification (VP); blue: Free Peoples, red: Shadow."));
+    "Armies: ♟ regulars, ♜ elites, ♚ leaders (the number before each); ⌂ besieged in the Stronghold; ",
+    "■ stronghold ● city ▲ town ◆ fortification (VP); blue, Free Peoples; red, Shadow; ",
+    "a dot in a region's corner: who controls it."));
   root.append(armiesList(view), politicsNode(view, picker), reinforcementsNode(view, picker));
   picker.refresh();
 }
@@ -425,9 +440,9 @@ function armiesList(view) {
     .sort();
   for (const r of regions) {
     const army = Object.entries(view.armies?.[r] || {}).map(([n, f]) =>
-      `${nationName(n)} ${figures(f)}`).join(", ");
+      `${nationName(n)} ${figureWords(f)}`).join(", ");
     const box = Object.entries(view.boxes?.[r] || {}).map(([n, f]) =>
-      `${nationName(n)} ${figures(f)}`).join(", ");
+      `${nationName(n)} ${figureWords(f)}`).join(", ");
     rows.push(h("li", { "data-region": r }, h("b", {}, r), `: ${army || "—"}`,
       box ? ` (besieged: ${box})` : ""));
   }

@@ -91,13 +91,27 @@ def charge_read(events: int = 0, tablestream: Tablestream | None = None) -> None
     tablestream.reads.charge(1 + max(0, events), player_id, client_address())
 
 
+# The lists a long poll (`wait`, issue 26) can hold open: a connection held as long as a
+# stream's, so it takes a stream slot too, or 4,000 long polls would do what 4,000 streams
+# may not (issue 23 item 4).
+LONG_POLL_ENDPOINTS = frozenset({"events.Events", "me.MyNoticeList"})
+
+
+def _holds_a_connection() -> bool:
+    if request.endpoint in URL_TOKEN_ENDPOINTS:
+        return True
+    return request.endpoint in LONG_POLL_ENDPOINTS and request.args.get("wait", "0") not in (
+        "", "0")
+
+
 def take_stream_slot() -> None:
-    """Before every request: a live stream takes one of the caller's stream slots before
-    anything else is done for it, so a refusal (429 ``too_many_streams``) costs little."""
-    if request.endpoint not in URL_TOKEN_ENDPOINTS:
+    """Before every request: a live stream or a long poll takes one of the caller's stream
+    slots before anything else is done for it, so a refusal (429 ``too_many_streams``) costs
+    little; a long poll gives it back when its answer is made (release_stream_slot)."""
+    if not _holds_a_connection():
         return
     tablestream = ctx()
-    player = optional_player(from_url=True)
+    player = optional_player(from_url=request.endpoint in URL_TOKEN_ENDPOINTS)
     g.stream_slot = tablestream.streams.take(player["id"] if player else None,
                                              client_address())
 

@@ -92,7 +92,7 @@ class MyGames(MethodView):
 class MyNoticeList(MethodView):
     @blp.arguments(NoticesQuery(), location="query")
     @blp.response(200, NoticePage)
-    @blp.errors(400, 401)
+    @blp.errors(400, 401, 429)
     def get(self, query):
         """Your notices after `after`, oldest first; with `wait`, a long poll."""
         tablestream = ctx()

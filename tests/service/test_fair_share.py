@@ -86,6 +86,25 @@ def test_streams_per_player_are_capped_whatever_the_address(make_app):
     _close([held, other])
 
 
+def test_a_long_poll_takes_a_stream_slot_while_it_waits_and_a_plain_read_does_not(make_app):
+    """A long poll (issue 26) holds a connection as long as a stream: it counts against the
+    same cap, else many long polls would fill the workers that many streams may not."""
+    api = Api(make_app(limits={"streams_per_address": 1}))
+    game_id, _ = api.table("tally", 1)
+    address = _address()
+    version = api.client.get(f"/v1/games/{game_id}").json["version"]
+    poll = f"/v1/games/{game_id}/events?after={version}&wait=1"
+    waited = api.client.get(poll, environ_base={"REMOTE_ADDR": address})
+    assert waited.status_code == 200 and waited.json["events"] == []
+    held = _stream(api, game_id, address)  # the long poll gave its slot back
+    assert held.status_code == 200
+    _refused(api.client.get(poll, environ_base={"REMOTE_ADDR": address}), 429,
+             "too_many_streams")
+    plain = api.client.get(f"/v1/games/{game_id}/events", environ_base={"REMOTE_ADDR": address})
+    assert plain.status_code == 200
+    held.close()
+
+
 def test_signed_in_players_keep_a_reserve_when_tokenless_streams_fill_a_process(make_app):
     api = Api(make_app(limits={"anonymous_streams_per_process": 2}))
     game_id, players = api.table("tally", 1)

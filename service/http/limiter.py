@@ -1,8 +1,11 @@
 """Rate limits (429): commands per player per second, kept in each API process; creating
-players and games and filing disputes per minute, counted in Redis."""
+players and games and filing disputes per minute, counted in Redis; and what keeps one player
+from slowing down another (issue 23): caps on live streams, reads paid for by their cost, and
+limits on bot work."""
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 import time
@@ -13,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from service.errors import BadRequest, RateLimited
+
+log = logging.getLogger(__name__)
 
 
 class RateLimiter:
@@ -238,7 +243,10 @@ class StreamSlot:
         come more often than that)."""
         if self.key is not None and time.monotonic() - self.renewed > self.slots.lease / 3:
             self.renewed = time.monotonic()
-            self.slots.renew(self.key, self.member)
+            try:
+                self.slots.renew(self.key, self.member)
+            except Exception:  # an outage: the stream goes on (its lease is renewed next time)
+                log.warning("could not renew a stream's lease", exc_info=True)
 
     def release(self) -> None:
         if not self.released:

@@ -232,7 +232,7 @@ def test_a_command_with_a_field_of_its_own_it_does_not_have_is_refused_naming_it
     seat, command, version = _first_command(api, game_id, players)
     response = api.send(game_id, players[seat], {**command, "stray_field": 1}, version)
     _assert_problem(response, 400, "invalid_command")
-    assert "stray_field" in response.json["errors"]["fields"]
+    assert "stray_field" in response.json["details"]["fields"], response.json
     assert api.log_length(game_id) == version
 
 

@@ -20,9 +20,6 @@ from typing import Any
 from urllib.parse import urlparse
 
 import requests
-from cryptography.hazmat.primitives import serialization
-from py_vapid import Vapid
-from pywebpush import WebPushException, webpush
 
 from service.errors import BadRequest, NotFound
 from service.webhooks import names_internal_host
@@ -76,12 +73,15 @@ class PushSubscriptions:
         self.retry_intervals = retry_intervals
         self.private_key_file = private_key_file
         self.subject = subject
-        self._vapid: Vapid | None = None
+        self._vapid: Any = None  # py_vapid.Vapid, loaded on first use
 
     # --- keys ---------------------------------------------------------------------------------
 
-    def vapid(self) -> Vapid:
+    def vapid(self) -> Any:
         """The server's VAPID key (made once, shared by every process through Redis)."""
+        # Imported here: pywebpush brings aiohttp, which an API process needs only to push.
+        from py_vapid import Vapid
+
         if self._vapid is None:
             if self.private_key_file:
                 self._vapid = Vapid.from_file(self.private_key_file)
@@ -96,6 +96,8 @@ class PushSubscriptions:
     def public_key(self) -> str:
         """The VAPID public key as browsers take it (``applicationServerKey``): the
         uncompressed P-256 point, base64url without padding."""
+        from cryptography.hazmat.primitives import serialization
+
         raw = self.vapid().public_key.public_bytes(serialization.Encoding.X962,
                                                    serialization.PublicFormat.UncompressedPoint)
         return base64.urlsafe_b64encode(raw).decode().rstrip("=")
@@ -180,6 +182,8 @@ class PushSubscriptions:
         delivery = json.loads(raw)
         if delivery["status"] != "pending":
             return None  # a repeated job: settled already
+        from pywebpush import WebPushException, webpush
+
         delivery["attempts"] += 1
         try:
             self._check_endpoint(record["endpoint"])

@@ -100,6 +100,40 @@ class PromptOut(ma.Schema):
         "description": "When this seat's clock runs out (Unix ms), or null without a clock"})
 
 
+# The shapes of a game's result and takeback request in the document (issue 26: typed for
+# generated clients; seats are integers). Each game may add fields to its result (Loot's
+# teams, War of the Ring's reason), so more properties are allowed.
+
+
+def _seats(description: str = "") -> dict[str, Any]:
+    """A list of seats (a new dict each time: the document is YAML, and a shared one would
+    come out as an anchor and aliases)."""
+    return {"type": "array", "items": {"type": "integer", "minimum": 0},
+            **({"description": description} if description else {})}
+
+
+RESULT_SCHEMA = {
+    "description": "Null while the game runs; at the end who won, each seat's score and the "
+                   "ranking (seats tied share a place), plus what the game adds",
+    "properties": {
+        "winners": _seats("The winning seats"),
+        "scores": {"type": "object", "additionalProperties": {"type": "number"},
+                   "description": "Each seat's score, keyed by the seat number"},
+        "ranking": {"type": "array", "items": _seats(),
+                    "description": "Places, best first: the seats in each"}},
+    "required": ["winners", "scores", "ranking"], "additionalProperties": True}
+UNDO_SCHEMA = {
+    "description": "The takeback request waiting for answers, or null",
+    "properties": {
+        "by": {"type": "integer", "description": "The seat that asked"},
+        "to_version": {"type": "integer", "description": "The version it would go back to"},
+        "at_version": {"type": "integer", "description": "The version it was asked at"},
+        "at": {"type": "integer", "description": "When it was asked (Unix ms)"},
+        "waiting": _seats("The seats yet to answer"),
+        "accepted": _seats("The seats that agreed")},
+    "required": ["by", "to_version", "waiting"], "additionalProperties": True}
+
+
 class GameOut(ma.Schema):
     id = fields.String(required=True)
     game = fields.String(required=True)
@@ -113,8 +147,8 @@ class GameOut(ma.Schema):
     pending = fields.Dict(keys=fields.String(), values=fields.Nested(PromptOut), required=True)
     legal_commands = fields.List(fields.Dict(), required=True, metadata={
         "description": "Commands you may POST as they are (each carries expected_version)"})
-    result = fields.Dict(allow_none=True, required=True)
-    undo = fields.Dict(allow_none=True, required=True)
+    result = fields.Dict(allow_none=True, required=True, metadata=RESULT_SCHEMA)
+    undo = fields.Dict(allow_none=True, required=True, metadata=UNDO_SCHEMA)
 
 
 class GameSummary(ma.Schema):

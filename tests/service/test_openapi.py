@@ -85,3 +85,13 @@ def test_the_servers_are_relative_so_try_it_out_calls_the_host_that_served_the_d
         assert not parsed.scheme and not parsed.netloc, server
         # Paths start with /v1: the server is the origin's root.
         assert server["url"] == "/"
+
+
+def test_a_games_result_and_takeback_are_typed_with_integer_seats():
+    game = openapi_dict()["components"]["schemas"]["GameOut"]["properties"]
+    result, undo = game["result"], game["undo"]
+    assert result["required"] == ["winners", "scores", "ranking"]
+    assert result["properties"]["winners"]["items"]["type"] == "integer"
+    assert result["properties"]["ranking"]["items"]["items"]["type"] == "integer"
+    assert undo["properties"]["waiting"]["items"]["type"] == "integer"
+    assert undo["properties"]["by"]["type"] == "integer"

@@ -8,6 +8,16 @@ import pytest
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+# Each title against bots, as the full-game tests play it; War of the Ring on its smallest map
+# (README: `scenario` south). Values: the seats after yours, and the options as the form lists them.
+BOT_TABLES = {
+    "loot": (["bot:basic"], {}),
+    "maskmen": (["bot:basic", "bot:basic"], {}),
+    "faker_blue": (["bot:basic", "bot:basic"], {}),
+    "magblast": (["bot:basic", "bot:basic"], {}),
+    "wotr": (["bot:basic"], {"scenario": '"south"'}),
+}
+
 # The enabled move buttons of the table (the shell shows every legal command as one).
 MOVES = "#commands button.cmd:not([disabled])"
 # How long a bot or the server may take before the page shows the next decision.
@@ -55,6 +65,15 @@ def sign_in(page: Page, name: str) -> None:
     page.get_by_label("Your name").fill(name)
     page.get_by_role("button", name="Sign in").click()
     page.get_by_role("heading", name="New game").wait_for()
+
+
+def join_in_another_browser(browser, site: str, game_id: str, name: str, viewport: dict) -> Page:
+    """A second player, in a browser context of its own, signed in and seated in the game."""
+    other = browser.new_context(viewport=viewport, base_url=site).new_page()
+    sign_in(other, name)
+    other.goto(f"/#/games/{game_id}")
+    other.get_by_role("button", name="Join this game").click()
+    return other
 
 
 def create_game(page: Page, game: str, seats: list[str], options: dict[str, str] | None = None,

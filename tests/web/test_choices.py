@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.web.conftest import PHONE
-from tests.web.driving import MOVES, WAIT_MS, create_game, sign_in
+from tests.web.driving import MOVES, WAIT_MS, create_game, join_in_another_browser, sign_in
 
 pytestmark = pytest.mark.e2e
 
@@ -43,11 +43,8 @@ def test_start_shows_only_once_every_seat_is_taken(browser, page, site):
     page.locator("#seats-empty").wait_for()
     assert "seat 2 is still empty" in page.locator("#seats-empty").inner_text()
     assert page.get_by_role("button", name="Start").count() == 0
-    other = browser.new_context(viewport=PHONE, base_url=site).new_page()
+    other = join_in_another_browser(browser, site, game_id, "bob", PHONE)
     try:
-        sign_in(other, "bob")
-        other.goto(f"/#/games/{game_id}")
-        other.get_by_role("button", name="Join this game").click()
         page.get_by_role("button", name="Start").wait_for()
         assert page.locator("#seats-empty").count() == 0
     finally:

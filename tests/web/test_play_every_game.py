@@ -14,6 +14,7 @@ import pytest
 from events.audit import verify
 from tests.web.conftest import SCREENSHOTS, SIZES
 from tests.web.driving import (
+    BOT_TABLES,
     MOVES,
     create_game,
     moves_in_view,
@@ -23,15 +24,6 @@ from tests.web.driving import (
 )
 
 pytestmark = pytest.mark.e2e
-
-# Each title against bots; War of the Ring on its smallest map (README: `scenario` south).
-TABLES = {
-    "loot": (["bot:basic"], {}),
-    "maskmen": (["bot:basic", "bot:basic"], {}),
-    "faker_blue": (["bot:basic", "bot:basic"], {}),
-    "magblast": (["bot:basic", "bot:basic"], {}),
-    "wotr": (["bot:basic"], {"scenario": '"south"'}),
-}
 
 
 def save_screenshots(page, name: str) -> None:
@@ -51,11 +43,11 @@ def fits_the_screen(page, button) -> None:
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
-@pytest.mark.parametrize("game", sorted(TABLES))
+@pytest.mark.parametrize("game", sorted(BOT_TABLES))
 def test_a_game_played_by_clicking_ends_and_can_be_replayed_explained_and_downloaded(
         page, site, seen, tmp_path, game, size):
     page.set_viewport_size(SIZES[size])
-    bots, options = TABLES[game]
+    bots, options = BOT_TABLES[game]
     sign_in(page, f"ann-{game}")
     game_id = create_game(page, game, bots, options)
 

@@ -14,6 +14,7 @@ import pytest
 
 from tests.web.conftest import SCREENSHOTS, SIZES
 from tests.web.driving import (
+    BOT_TABLES,
     MOVES,
     create_game,
     moves_in_view,
@@ -28,14 +29,7 @@ pytestmark = pytest.mark.e2e
 AXE = Path(sys.prefix) / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 BAD = ("serious", "critical")
 
-BOARDS = {
-    "loot": (["bot:basic"], {}),
-    "maskmen": (["bot:basic", "bot:basic"], {}),
-    "faker_blue": (["bot:basic", "bot:basic"], {}),
-    "magblast": (["bot:basic", "bot:basic"], {}),
-    "wotr": (["bot:basic"], {"scenario": '"south"'}),
-    "wotr-full": (["bot:basic"], {"scenario": '"full"'}),
-}
+BOARDS = {**BOT_TABLES, "wotr-full": (["bot:basic"], {"scenario": '"full"'})}
 
 
 @pytest.fixture

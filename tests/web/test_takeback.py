@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.web.conftest import PHONE
-from tests.web.driving import MOVES, WAIT_MS, create_game, sign_in
+from tests.web.driving import MOVES, WAIT_MS, create_game, join_in_another_browser, sign_in
 
 pytestmark = pytest.mark.e2e
 
@@ -29,11 +29,8 @@ def mover_of(page, other):
 def test_a_takeback_asked_in_one_browser_is_accepted_in_the_other(browser, page, site):
     sign_in(page, "ann")
     game_id = create_game(page, "loot", ["human"])
-    other = browser.new_context(viewport=PHONE, base_url=site).new_page()
+    other = join_in_another_browser(browser, site, game_id, "bob", PHONE)
     try:
-        sign_in(other, "bob")
-        other.goto(f"/#/games/{game_id}")
-        other.get_by_role("button", name="Join this game").click()
         page.get_by_role("button", name="Start").click()
         other.locator("#version").wait_for()
 

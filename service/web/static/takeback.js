@@ -33,6 +33,8 @@ export function drawTakeback(root, tb) {
   else if (seated) root.append(askControl(body, tb));
 }
 
+let announced = null; // the request last told of in the toast
+
 function pendingRequest(body, tb) {
   const undo = body.undo;
   const asker = undo.by === body.you ? 'You' : (tb.names[undo.by] || `Seat ${undo.by + 1}`);
@@ -40,6 +42,11 @@ function pendingRequest(body, tb) {
   const box = el('div', { class: 'takeback-request', id: 'takeback-request', role: 'status' },
     el('p', {}, el('strong', {}, 'Takeback asked. '), text));
   if (undo.waiting.includes(body.you)) {
+    // Said once per request, wherever the player is on the page (the panel may be far below).
+    if (announced !== `${body.id}@${undo.at_version}`) {
+      announced = `${body.id}@${undo.at_version}`;
+      tb.say(`${asker} asks to take back their last move: accept or decline under "Takeback".`);
+    }
     box.append(el('p', {}, 'Do you accept? Making a move instead declines it.'),
       el('div', { class: 'actions' },
         el('button', { type: 'button', id: 'takeback-accept', dataset: { key: 'takeback-accept' },

@@ -22,7 +22,7 @@ from urllib.parse import urlparse
 import requests
 
 from service.errors import BadRequest, NotFound
-from service.webhooks import names_internal_host
+from service.webhooks import UNREACHABLE, names_internal_host, resolve
 
 log = logging.getLogger(__name__)
 
@@ -187,6 +187,7 @@ class PushSubscriptions:
         delivery["attempts"] += 1
         try:
             self._check_endpoint(record["endpoint"])
+            self._check_addresses(record["endpoint"])
             answer = webpush({"endpoint": record["endpoint"], "keys": record["keys"]},
                              data=json.dumps(payload(delivery["notice"])),
                              vapid_private_key=self.vapid(),
@@ -204,8 +205,13 @@ class PushSubscriptions:
                 log.info("push subscription %s is gone (%s): dropped", subscription_id,
                          status)
                 return None
-        except (requests.RequestException, BadRequest, OSError) as exc:
-            delivery["last_error"] = str(exc)[:200]
+        except (requests.RequestException, OSError) as exc:
+            # One vague error for any failure before an answer, as webhooks record (issue 23
+            # item 9): "refused" against "timed out" would make pushes a port scanner.
+            log.info("push %s to subscription %s failed: %s", delivery_id, subscription_id, exc)
+            delivery["last_error"] = UNREACHABLE
+        except BadRequest as exc:
+            delivery["last_error"] = exc.detail
         wait = None
         if delivery["status"] == "pending":
             if delivery["attempts"] > len(self.retry_intervals):
@@ -228,6 +234,14 @@ class PushSubscriptions:
         if not self.allow_http and names_internal_host(parsed.hostname):
             raise BadRequest("invalid_push_endpoint",
                              "A push endpoint must not name a private or loopback address.")
+
+    def _check_addresses(self, endpoint: str) -> None:
+        """At delivery: every address the endpoint's name resolves to now must be one a push
+        may reach (webhooks.resolve; raises ForbiddenAddress, an OSError), so a name that
+        later points inside is refused (issue 23 item 9)."""
+        parsed = urlparse(endpoint)
+        port = parsed.port or (443 if parsed.scheme == "https" else 80)
+        resolve(parsed.hostname or "", port, allow_internal=self.allow_http)
 
     def _subscription(self, player_id: str, subscription_id: str) -> dict[str, Any]:
         raw = self.redis.hget(_subs_key(player_id), subscription_id)

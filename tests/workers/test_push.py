@@ -125,3 +125,42 @@ def test_push_endpoints_must_pass_the_outbound_address_check_in_production(redis
         assert refused.status_code == 400, endpoint
         assert refused.json["code"] == "invalid_push_endpoint"
     assert client.get("/v1/me/push-subscriptions", headers=ann).json == []
+
+
+def test_a_push_endpoint_whose_name_now_resolves_inside_is_never_contacted(redis_client,
+                                                                          monkeypatch):
+    """Issue 23 item 9 for pushes: the name is resolved again at each delivery and every
+    address checked, so a public name that later points at a private or loopback address is
+    refused; the record says only that there was no answer (no port-scanner detail)."""
+    import socket
+
+    from service import push
+    from service.webhooks import UNREACHABLE
+
+    subscriptions = push.PushSubscriptions(redis_client)
+    player = f"p_push_{id(subscriptions)}"
+    keys = Browser("https://push.example.com/send/1").subscription["keys"]
+    record = subscriptions.register(player, "https://push.example.com/send/1", keys["p256dh"],
+                                    keys["auth"], ["your_turn"])
+    def rebound(host, port, *args, flags=0, **kwargs):
+        if flags & socket.AI_NUMERICHOST:
+            raise socket.gaierror("not a numeric address")  # a name, not an address
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", rebound)
+
+    def never(*args, **kwargs):
+        raise AssertionError("a push was sent to an address it may not reach")
+
+    import pywebpush
+
+    monkeypatch.setattr(pywebpush, "webpush", never)
+    delivery_id = f"{record['id']}-n1"
+    redis_client.hset(f"push:deliveries:{record['id']}", delivery_id, push.json.dumps({
+        "id": delivery_id, "subscription": record["id"], "kind": "your_turn",
+        "notice": {"id": "n1", "kind": "your_turn", "game_id": "g1", "game": "loot"},
+        "status": "pending", "attempts": 0, "created": 0, "last_status": None,
+        "last_error": None}))
+    assert subscriptions.deliver(player, record["id"], delivery_id) is not None  # a retry
+    [delivery] = subscriptions.deliveries(player, record["id"])
+    assert delivery["last_error"] == UNREACHABLE and delivery["status"] == "pending"

@@ -152,3 +152,18 @@ def test_a_spectator_sees_the_map_and_the_armies_but_no_hand_and_nothing_to_clic
     assert page.locator("#board .wotr-hand").count() == 0
     assert page.locator("#board .pickable").count() == 0
     assert seen.errors == []
+
+
+def test_a_four_seat_game_is_played_on_the_board_with_three_bots(page, site, seen):
+    """Issue 24 point 7: a 4-seat game (wotr.md §16) on the page: you are Gondor, three bots
+    take the other seats; the board names each seat's Nations and hand, and the game ends."""
+    sign_in(page, "ann-wotr-four")
+    create_game(page, "wotr", ["bot:basic", "bot:random", "bot:basic"], {"scenario": '"south"'})
+    page.locator("#board .wotr-dice.side-fp").wait_for()
+    free_peoples = page.locator("#board .wotr-dice.side-fp").inner_text()
+    assert "(Gondor: Gondor, Elves)" in free_peoples
+    assert "(Rohan: Rohan, North, Dwarves)" in free_peoples
+    clicks = play_on_board(page, random.Random("wotr-four"))
+    assert clicks > 0
+    assert page.locator("#result").inner_text().startswith("Game over.")
+    assert seen.errors == []

@@ -20,6 +20,8 @@ Where the spec and the seed are silent, these choices hold (each has a test):
   Shadow unit go back to reinforcements. Discarded cards lie face up.
 - The Ring's clock (``max_rounds``): with no military victory by the end of that round the
   Free Peoples win.
+- With 3 or 4 seats (seats.py, wotr.md §16) a seat commands its own Nations and the armies in
+  its charge; the attacking seat and the seat in charge of the defending army decide a battle.
 """
 
 from __future__ import annotations
@@ -105,10 +107,6 @@ EVENT_FACES = ("event", "will")
 _KIND_INDEX = {"regular": 0, "elite": 1, "leader": 2}
 _SECOND = Prompt((SECOND_MOVE, END_ACTION), "turn", "move a second army, or end the action")
 _DISCARD = Prompt((DISCARD,), "turn", "discard down to 6 cards")
-
-
-def seat_of(side: str) -> Seat:
-    return SIDES.index(side)
 
 
 def _army_at(state: State, command: Command, side: str) -> Army | None:

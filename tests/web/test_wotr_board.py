@@ -204,4 +204,18 @@ def test_a_phone_player_keeps_the_nazgul_home_in_a_few_taps(page, site, seen):
     assert event["data"]["figures"] == {"sauron": [4, 0, 0]}
     after = api_get(site, f"/games/{game_id}")["view"]
     assert after["armies"]["Minas Morgul"] == {"sauron": [1, 0, 1]}  # the Nazgûl stayed home
+
+
+def test_a_four_seat_game_is_played_on_the_board_with_three_bots(page, site, seen):
+    """Issue 24 point 7: a 4-seat game (wotr.md §16) on the page: you are Gondor, three bots
+    take the other seats; the board names each seat's Nations and hand, and the game ends."""
+    sign_in(page, "ann-wotr-four")
+    create_game(page, "wotr", ["bot:basic", "bot:random", "bot:basic"], {"scenario": '"south"'})
+    page.locator("#board .wotr-dice.side-fp").wait_for()
+    free_peoples = page.locator("#board .wotr-dice.side-fp").inner_text()
+    assert "(Gondor: Gondor, Elves)" in free_peoples
+    assert "(Rohan: Rohan, North, Dwarves)" in free_peoples
+    clicks = play_on_board(page, random.Random("wotr-four"))
+    assert clicks > 0
+    assert page.locator("#result").inner_text().startswith("Game over.")
     assert seen.errors == []

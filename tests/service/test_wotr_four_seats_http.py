@@ -23,7 +23,11 @@ def test_four_humans_play_a_whole_four_seat_war_of_the_ring_over_http(seeded_api
     first, second = events[rounds[0]:rounds[1]], events[rounds[1]:]
     # the non-Leading seats first, then the Leading ones (Gondor and the Witch-king in round 1)
     assert [e["seat"] for e in first if e["type"] == "die_used"][:4] == [2, 3, 0, 1]
-    assert [e["seat"] for e in second if e["type"] == "die_used"][:2] == [0, 1]
+    # round 2: Rohan and Saruman lead, so each side's first die is Gondor's and the Witch-king's
+    # (which side acts first depends on the random play: a side may pass or muster first)
+    dice = [e["seat"] for e in second if e["type"] == "die_used"]
+    assert next(s for s in dice if s in (0, 2)) == 0
+    assert next(s for s in dice if s in (1, 3)) == 1
     result = final["result"]
     assert sorted(result["winners"]) in ([0, 2], [1, 3])
     assert result["summary"]

@@ -4,6 +4,7 @@ outside), and between actions no region is over its stacking limit (engine.invar
 Prints, per scenario, the games played, the games that broke it (none expected) and games/s.
 
     python bench/wotr_invariants.py [--games 1000] [--scenario south --scenario full]
+                                    [--progress 100]
 """
 
 from __future__ import annotations
@@ -23,18 +24,24 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--scenario", action="append", choices=("south", "full"))
     parser.add_argument("--seed", default="bench")
+    parser.add_argument("--progress", type=int, default=0,
+                        help="also print the figures so far after every N games")
     args = parser.parse_args()
     for scenario in args.scenario or ["south", "full"]:
         started = time.perf_counter()
-        broken, commands = [], 0
+        broken: list[tuple[int, str]] = []
+        commands = 0
         for index in range(args.games):
             steps, found = random_game(scenario, f"{args.seed}-{index}")
             commands += steps
             if found:
                 broken.append((index, found[0]))
-        seconds = time.perf_counter() - started
-        print(f"{scenario}: {args.games} random games, {commands} commands, "
-              f"{len(broken)} broke the invariant, {args.games / seconds:.2f} games/s")
+            played = index + 1
+            if played == args.games or (args.progress and played % args.progress == 0):
+                seconds = time.perf_counter() - started
+                print(f"{scenario}: {played} random games, {commands} commands, "
+                      f"{len(broken)} broke the invariant, {played / seconds:.2f} games/s",
+                      flush=True)
         for index, first in broken[:5]:
             print(f"  game {index}: {first}")
 

@@ -5,10 +5,11 @@ Korean seed file 002_…, which wins over wotr.md, then the English)."""
 
 from __future__ import annotations
 
+from games.core import Event
 from games.wotr import GAME
 from games.wotr.data import FP, SH
 from games.wotr.engine import invariant_breaks, vp
-from games.wotr.model import transfer
+from games.wotr.model import figures_total, transfer
 from tests.games.dsl import given_state
 from tests.games.wotr_helpers import (
     FPS,
@@ -195,6 +196,25 @@ def test_the_invariant_check_finds_two_sides_in_one_region():
         "North Ithilien: both sides in its field: {'sauron': [3, 0, 0], 'gondor': [2, 0, 0]}"]
     state = board({"Gorgoroth": {"sauron": [11, 0, 0]}})
     assert invariant_breaks(state) == ["Gorgoroth: 11 units, over 10"]
+
+
+def test_a_log_from_before_the_change_folds_to_the_same_armies():
+    """Logs written when the attacking force was lifted out of its region (``army_moved`` into
+    "att", back with ``attackers_returned``) fold to the same armies now that it stays there."""
+    state = board({"Dead Marshes": {"gondor": [2, 0, 0]}, "North Ithilien": {"sauron": [3, 0, 0]}})
+    old = [Event("battle_started", {"attacker": SH, "defender": FP, "kind": "field",
+                                    "region": "Dead Marshes", "origin": "North Ithilien",
+                                    "def_loc": "Dead Marshes", "city": False}),
+           Event("army_moved", {"src": "North Ithilien", "dst": "att",
+                                "figures": {"sauron": [3, 0, 0]}}),
+           Event("casualties_removed", {"src": "att", "dst": "reinf",
+                                        "figures": {"sauron": [1, 0, 0]}}),
+           Event("attackers_returned", {"src": "att", "dst": "North Ithilien",
+                                        "figures": {"sauron": [2, 0, 0]}}),
+           Event("battle_ended", {"attacker": SH, "region": "Dead Marshes"})]
+    after = GAME.fold(old, state)
+    assert after["armies"]["North Ithilien"] == {"sauron": [2, 0, 0]}
+    assert figures_total(after)["sauron"] == figures_total(state)["sauron"]
 
 
 # --- point 6: a Stronghold falls to the rearguard ---------------------------------------------

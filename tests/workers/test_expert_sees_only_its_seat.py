@@ -72,7 +72,7 @@ def _play_to_the_end(api, game_id: str, headers: dict[str, str], rng: random.Ran
         return view if view["status"] == "finished" or "0" in view["pending"] else None
 
     for _ in range(3000):
-        view = wait_for(our_turn_or_the_end, timeout=20, message="the expert to move")
+        view = wait_for(our_turn_or_the_end, timeout=60, message="the expert to move")
         if view["status"] == "finished":
             return
         command = rng.choice(view["legal_commands"])

@@ -119,14 +119,16 @@ class Inbox:
         """Publish what these events mean to each player; never fail the append that happened."""
         # The player's games are indexed by the lobby (players:<id>:games:active/finished).
         try:
-            self.publish(notices(game_id, projection, appended))
+            # An append's notices are once by construction: no claim (a round trip) needed.
+            self.publish(notices(game_id, projection, appended), claim=False)
         except Exception:
             log.warning("could not publish notices for game %s", game_id, exc_info=True)
 
-    def publish(self, items: Iterable[tuple[str, dict[str, Any]]]) -> list[str]:
+    def publish(self, items: Iterable[tuple[str, dict[str, Any]]],
+                claim: bool = True) -> list[str]:
         """Add each notice not published before to its player's stream (and webhooks); the
-        new notices' ids."""
-        staged = self.stage(self.unclaimed(items))
+        new notices' ids. ``claim``: check each is new first (unclaimed)."""
+        staged = self.stage(self.unclaimed(items) if claim else list(items))
         if staged is None:
             return []
         pipe = self.redis.pipeline(transaction=False)

@@ -276,7 +276,7 @@ def test_a_moves_notices_and_their_webhooks_ride_on_its_append(api, redis_client
     monkeypatch.undo()
     assert response.status_code == 200, response.json
     round_trips = ["EVALSHA"] if api.service.store.has_outbox else ["EVALSHA", "pipeline"]
-    assert [c[0] for c in sent] == round_trips
+    assert [c[0] for c in sent] == round_trips, sent
     [notice] = [n for n in inbox.read(other, after=before) if n["kind"] == "your_turn"]
     assert notice["game_id"] == game_id and notice["version"] == response.json["version"]
     assert [args[:2] for args in queued] == [(other, hook["id"])]

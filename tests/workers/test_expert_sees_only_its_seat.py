@@ -28,7 +28,10 @@ OPTIONS = {"maskmen": {"edition": "first"}}  # 10-card hands: a short game
 def test_the_expert_in_a_real_worker_is_handed_only_its_seats_view_and_redacted_events(
         game_name, api, service, worker_process, tmp_path):
     record = tmp_path / "seen.jsonl"
-    worker_process("tests.workers.seen_recorder", TABLESTREAM_SEEN_LOG=str(record))
+    # No sweeps: in a full run the shared Redis holds other tests' overdue bot games, whose
+    # expert turns a sweeping worker would queue ahead of this game's (first in, first out).
+    worker_process("tests.workers.seen_recorder", TABLESTREAM_SEEN_LOG=str(record),
+                   TABLESTREAM_SWEEP_SECONDS="3600")
     headers = _player(api, "ann")
     game_id = _create(api, headers, game_name,
                       [{"kind": "human"}, {"kind": "bot", "level": "expert", "think_ms": 10}],

@@ -22,7 +22,7 @@ from urllib.parse import urlparse
 import requests
 
 from service.errors import BadRequest, NotFound
-from service.webhooks import UNREACHABLE, names_internal_host, resolve
+from service.webhooks import UNREACHABLE, names_internal_host, resolve, schedule_retry
 
 log = logging.getLogger(__name__)
 
@@ -212,13 +212,7 @@ class PushSubscriptions:
             delivery["last_error"] = UNREACHABLE
         except BadRequest as exc:
             delivery["last_error"] = exc.detail
-        wait = None
-        if delivery["status"] == "pending":
-            if delivery["attempts"] > len(self.retry_intervals):
-                delivery["status"] = "failed"
-            else:
-                wait = float(self.retry_intervals[delivery["attempts"] - 1])
-                delivery["next_attempt"] = time.time() + wait
+        wait = schedule_retry(delivery, self.retry_intervals)
         self.redis.hset(_deliveries_key(subscription_id), delivery_id, json.dumps(delivery))
         return wait
 

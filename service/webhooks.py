@@ -40,6 +40,19 @@ UNREACHABLE = "no HTTP answer"  # last_error of any failure before the receiver 
 DEADLINE = 10.0
 
 
+def schedule_retry(delivery: dict[str, Any], intervals: tuple[int, ...]) -> float | None:
+    """After an attempt: the seconds until a pending delivery's next one (noted in it), or None
+    when it is settled or, past its last interval, marked failed. Pushes share it (push.py)."""
+    if delivery["status"] != "pending":
+        return None
+    if delivery["attempts"] > len(intervals):
+        delivery["status"] = "failed"
+        return None
+    wait = float(intervals[delivery["attempts"] - 1])
+    delivery["next_attempt"] = time.time() + wait
+    return wait
+
+
 def sign(secret: str, timestamp: int, body: bytes) -> str:
     """The ``X-Tablestream-Signature`` value for ``body`` sent at ``timestamp``."""
     mac = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256)
@@ -159,13 +172,7 @@ class Webhooks:
             # TLS): the difference would let a player map the server's network (issue 23 item 9).
             log.info("webhook %s delivery %s: %r", webhook_id, delivery_id, exc)
             delivery["last_status"], delivery["last_error"] = None, UNREACHABLE
-        wait = None
-        if delivery["status"] == "pending":
-            if delivery["attempts"] > len(self.retry_intervals):
-                delivery["status"] = "failed"
-            else:
-                wait = float(self.retry_intervals[delivery["attempts"] - 1])
-                delivery["next_attempt"] = time.time() + wait
+        wait = schedule_retry(delivery, self.retry_intervals)
         self._save(delivery)
         return wait
 

@@ -250,27 +250,26 @@ class JobScheduler:
         """Queue one attempt of a webhook delivery (now, or after ``delay`` seconds) on the
         webhook queue: a receiver that never answers holds its worker, never a bot's or a
         clock's (issue 23 item 6)."""
-        jid = "wh-" + hashlib.sha256(f"{delivery_id}:{time.time()}".encode()).hexdigest()[:32]
+        self._deliver(WEBHOOK, "wh-", (player_id, webhook_id, delivery_id), delay,
+                      WEBHOOK_JOB_TIMEOUT)
+
+    def enqueue_push(self, player_id: str, subscription_id: str, delivery_id: str,
+                     delay: float = 0.0) -> None:
+        """Queue one attempt of a Web Push delivery on the webhook queue, for the same reason:
+        a silent push service must not hold the clocks' worker."""
+        self._deliver(PUSH, "push-", (player_id, subscription_id, delivery_id), delay,
+                      WEBHOOK_JOB_TIMEOUT)
+
+    def _deliver(self, function: Any, prefix: str, args: tuple[str, str, str], delay: float,
+                 timeout: int) -> None:
+        jid = prefix + hashlib.sha256(f"{args[2]}:{time.time()}".encode()).hexdigest()[:32]
         queue = self.webhook_queue
-        job = queue.create_job(WEBHOOK, args=(player_id, webhook_id, delivery_id),
-                               job_id=jid, timeout=WEBHOOK_JOB_TIMEOUT, result_ttl=RESULT_TTL,
-                               failure_ttl=FAILURE_TTL)
+        job = queue.create_job(function, args=args, job_id=jid, timeout=timeout,
+                               result_ttl=RESULT_TTL, failure_ttl=FAILURE_TTL)
         if delay > 0:
             queue.schedule_job(job, _whole_second_after(time.time() + delay))
         else:
             queue.enqueue_job(job)
-
-    def enqueue_push(self, player_id: str, subscription_id: str, delivery_id: str,
-                     delay: float = 0.0) -> None:
-        """Queue one attempt of a Web Push delivery (now, or after ``delay`` seconds)."""
-        jid = "push-" + hashlib.sha256(f"{delivery_id}:{time.time()}".encode()).hexdigest()[:32]
-        job = self.queue.create_job(PUSH, args=(player_id, subscription_id, delivery_id),
-                                    job_id=jid, timeout=JOB_TIMEOUT, result_ttl=RESULT_TTL,
-                                    failure_ttl=FAILURE_TTL)
-        if delay > 0:
-            self.queue.schedule_job(job, _whole_second_after(time.time() + delay))
-        else:
-            self.queue.enqueue_job(job)
 
     def _job(self, game_id: str, due: Due, jid: str) -> Job:
         function = FUNCTIONS[due.kind]

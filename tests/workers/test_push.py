@@ -100,8 +100,8 @@ def test_a_failed_push_is_retried_with_backoff_and_observable(app, push_service,
     # The retry comes due (1 s here): a worker's clock loop moves it onto the queue.
     from workers.clocks import ClockLoop
 
-    ClockLoop(app.extensions["tablestream"].service.followups.connection,
-              [app.extensions["tablestream"].service.followups.queue.name]).tick(
+    followups = app.extensions["tablestream"].service.followups
+    ClockLoop(followups.connection, [followups.webhook_queue.name]).tick(  # pushes' queue
         now=delivery["next_attempt"] / 1000 + 1)
     drain()
     [delivery] = client.get(f"/v1/me/push-subscriptions/{made['id']}/deliveries",

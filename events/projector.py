@@ -196,6 +196,7 @@ def _apply_platform(data: dict[str, Any], kind: str, payload: dict[str, Any],
         data.update(game=payload["game"], options=payload["options"], status="open",
                     creator=payload.get("creator"), seed_sha256=payload["seed_sha256"],
                     rules_version=payload.get("rules_version"), created_at=event.at,
+                    rated=bool(payload.get("rated")),
                     seats=[{"kind": s["kind"], "level": s.get("level"), "player": None,
                             "bot": s.get("level") if s["kind"] == "bot" else None,
                             "think_ms": s.get("think_ms"), "timeouts": 0}

@@ -188,6 +188,7 @@ class GameService(HistoryMixin):
             "game": projection.data["game"],
             "version": projection.version,
             "status": projection.status,
+            "rated": bool(projection.data.get("rated")),
             "options": projection.game.shown_options(projection.data["options"]),
             "seats": self.seats_public(projection),
             "you": viewer if isinstance(viewer, int) else None,

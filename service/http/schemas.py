@@ -139,6 +139,8 @@ class GameOut(ma.Schema):
     game = fields.String(required=True)
     version = fields.Integer(required=True)
     status = fields.String(metadata={"description": "open, running or finished"}, required=True)
+    rated = fields.Boolean(required=True, metadata={
+        "description": "Whether the game counts for ratings (chosen at creation)"})
     options = fields.Dict(required=True)
     seats = fields.List(fields.Nested(SeatOut), required=True)
     you = fields.Integer(required=True, allow_none=True, metadata={

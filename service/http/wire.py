@@ -74,7 +74,7 @@ def game_out(body: dict[str, Any]) -> dict[str, Any]:
     """schemas.GameOut: a game as service.http.games.game_body describes it."""
     return {"id": _str(body["id"]), "game": _str(body["game"]),
             "version": _int(body["version"]), "status": _str(body["status"]),
-            "options": body["options"], "seats": [seat_out(seat) for seat in body["seats"]],
+            "rated": bool(body["rated"]), "options": body["options"], "seats": [seat_out(seat) for seat in body["seats"]],
             "you": _int(body["you"]), "view": body["view"],
             "pending": {str(seat): prompt_out(prompt)
                         for seat, prompt in body["pending"].items()},
@@ -89,7 +89,7 @@ def projection_out(game_id: str, projection: Any, viewer: Any, view: Any,
     the projection in one pass."""
     data = projection.data
     return {"id": _str(game_id), "game": _str(data["game"]), "version": _int(data["version"]),
-            "status": _str(data["status"]),
+            "status": _str(data["status"]), "rated": bool(data.get("rated")),
             "options": projection.game.shown_options(data["options"]),
             "seats": [{"seat": index, "kind": _str(seat["kind"]),
                        "player": _str(seat.get("player")),

@@ -132,6 +132,16 @@ def test_a_casual_game_changes_no_rating(api):
     assert api.get(game_id)["status"] == "finished"
 
 
+def test_a_game_says_whether_it_is_rated_to_everyone_who_reads_it(api):
+    players = accounts(api, 2)
+    rated = rated_table(api, "tally", players, {"target": 5})
+    casual = rated_table(api, "tally", players, {"target": 5}, rated=False)
+    for game_id, expected in ((rated, True), (casual, False)):
+        for headers in (players[0][1], players[1][1], {}):
+            body = api.client.get(f"/v1/games/{game_id}", headers=headers).json
+            assert body["rated"] is expected, (game_id, headers, body)
+
+
 def test_folding_twice_counts_each_game_once(api):
     players = accounts(api, 2)
     finish(api, rated_table(api, "tally", players, {"target": 5}), players)

@@ -74,7 +74,8 @@ def game_out(body: dict[str, Any]) -> dict[str, Any]:
     """schemas.GameOut: a game as service.http.games.game_body describes it."""
     return {"id": _str(body["id"]), "game": _str(body["game"]),
             "version": _int(body["version"]), "status": _str(body["status"]),
-            "rated": bool(body["rated"]), "options": body["options"], "seats": [seat_out(seat) for seat in body["seats"]],
+            "rated": bool(body["rated"]), "options": body["options"],
+            "seats": [seat_out(seat) for seat in body["seats"]],
             "you": _int(body["you"]), "view": body["view"],
             "pending": {str(seat): prompt_out(prompt)
                         for seat, prompt in body["pending"].items()},

@@ -347,15 +347,12 @@ class Game:
     def bot(self, level: str) -> Bot:
         """A bot of ``level``: a function of (what its seat has seen, rng).
 
-        ``random`` and ``expert`` come from the kernel: the expert searches over the game's
-        ``sample_state`` hook, so a game offers it by implementing that hook alone.
+        The kernel offers ``random``; a game adds its own levels by overriding this, and the
+        ``expert`` search by deriving from games.expert.SearchingGame and implementing
+        ``sample_state`` (the search imports the kernel, never the other way round).
         """
         if level == "random":
             return random_bot
-        if level == "expert" and level in self.bot_levels:
-            from games.expert import Expert  # the search imports the kernel
-
-            return Expert(self)
         raise KeyError(level)
 
     bot_levels: tuple[str, ...] = ("random",)

@@ -38,7 +38,7 @@ import math
 import time
 from typing import Any
 
-from games.core import Command, Event, Game, Rng, Seen, State, random_bot
+from games.core import Bot, Command, Event, Game, Rng, Seen, State, random_bot
 
 CAP_FACTOR = 3.0  # the wall-clock cap, in think times: reached only on an overloaded machine
 MIN_ROUNDS = 2  # even a tiny budget tries every candidate on at least this many worlds
@@ -161,3 +161,12 @@ def _policy(game: Game, level: str) -> Any:
 def log_of(seen: Seen, *types: str) -> list[Event]:
     """The events of ``seen``'s log of the given types (all when none are given)."""
     return [e for e in seen.events if not types or e.type in types]
+
+
+class SearchingGame(Game):
+    """A game whose ``expert`` level is this module's search over its ``sample_state`` hook."""
+
+    def bot(self, level: str) -> Bot:
+        if level == "expert" and level in self.bot_levels:
+            return Expert(self)
+        return super().bot(level)

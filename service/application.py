@@ -11,7 +11,6 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 import orjson
@@ -60,6 +59,7 @@ from service.errors import (
     StaleVersion,
 )
 from service.history import HistoryMixin
+from service.outcome import Outcome
 
 log = logging.getLogger(__name__)
 
@@ -78,16 +78,6 @@ class NoFollowUps:
     def after_append(self, game_id: str, projection: Projection,
                      jobs: list[Due] | None = None) -> None:
         return None
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What a command produced: the new version and the events it appended."""
-
-    version: int
-    events: list[StoredEvent]
-    duplicate: bool = False
-    projection: Projection | None = None  # the game after the append (None for a duplicate)
 
 
 def new_game_id() -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from events.audit import transcript, verify_version
 from events.projector import (
@@ -19,9 +19,7 @@ from events.projector import (
 from events.store import NewEvent, StoredEvent
 from games.core import AUDITOR, Viewer
 from service.errors import Conflict, Forbidden, NotFound, RuleViolation
-
-if TYPE_CHECKING:
-    from service.application import Outcome
+from service.outcome import Outcome
 
 log = logging.getLogger(__name__)
 

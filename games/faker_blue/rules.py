@@ -18,7 +18,6 @@ from games.core import (
     Bot,
     Command,
     Event,
-    Game,
     Prompt,
     Rejected,
     Rng,
@@ -28,6 +27,7 @@ from games.core import (
     Viewer,
     ensure,
 )
+from games.expert import SearchingGame
 from games.faker_blue import reactions, views
 from games.faker_blue.bot import basic_bot, sample_state
 from games.faker_blue.data import (
@@ -102,7 +102,7 @@ def hand_value(state: State, seat: Seat) -> int:
     return max((values[kind_of(c)] for c in state["hands"][seat]), default=0)
 
 
-class FakerBlue(Game):
+class FakerBlue(SearchingGame):
     name = "faker_blue"
     title = "Faker Blue"
     min_seats = 2

@@ -11,7 +11,6 @@ from games.core import (
     Bot,
     Command,
     Event,
-    Game,
     Prompt,
     Rejected,
     Rng,
@@ -21,6 +20,7 @@ from games.core import (
     Viewer,
     ensure,
 )
+from games.expert import SearchingGame
 from games.loot import bot, views
 from games.loot.data import (
     ADMIRAL,
@@ -99,7 +99,7 @@ def _clone_for_action(state: State, seat: Seat) -> State:
     return clone
 
 
-class Loot(Game):
+class Loot(SearchingGame):
     name = "loot"
     title = "Loot"
     min_seats = MIN_SEATS

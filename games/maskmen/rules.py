@@ -12,7 +12,6 @@ from games.core import (
     Bot,
     Command,
     Event,
-    Game,
     Prompt,
     Rejected,
     Rng,
@@ -22,6 +21,7 @@ from games.core import (
     Viewer,
     ensure,
 )
+from games.expert import SearchingGame
 from games.maskmen import bot, knowledge, views
 from games.maskmen.data import DATA, OPTIONS, WRESTLER_OF, card_key, wrestler_of
 from games.maskmen.model import (
@@ -87,7 +87,7 @@ def _next_leader(state: State, last: Seat, hand_sizes: list[int]) -> Seat:
     return _next_clockwise(state, last, lambda s: hand_sizes[s] > 0)
 
 
-class MaskMen(Game):
+class MaskMen(SearchingGame):
     name = "maskmen"
     title = "Mask Men"
     min_seats = DATA.min_players

@@ -427,7 +427,7 @@ def server(data_dir: str) -> Iterator[tuple[int, Any]]:
            "UNLISTED_GAMES": "1", "WEBHOOK_ALLOW_HTTP": "1", "ACCESS_LOG": "0",
            "TABLESTREAM_QUEUE": f"abuse-{port}"}
     log = open(Path(data_dir) / "serve.log", "ab")
-    process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port",
+    process = subprocess.Popen([sys.executable, "-m", "service.clients.cli", "serve", "--port",
                                 str(port), "--web-workers", WEB_WORKERS], env=env, cwd=ROOT,
                                stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
     try:

@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from events import embedded_redis
 from events.redis_store import RedisEventStore, connect
 from games.core import Rng
-from service.application import GameService
-from service.inbox import Inbox
-from service.lobby import ARCHIVE_DUE, DUE, ROWS, Lobby, player_key, status_key
+from service.app.application import GameService
+from service.app.inbox import Inbox
+from service.app.lobby import ARCHIVE_DUE, DUE, ROWS, Lobby, player_key, status_key
 
 GAMES = int(os.environ.get("BENCH_GAMES", "20"))
 LIMIT_BYTES = 10 * 1024

@@ -24,7 +24,7 @@ from rq import Queue
 
 from events.projector import Projection
 from events.redis_store import RedisEventStore, connect
-from service.application import GameService
+from service.app.application import GameService
 from workers.scheduling import JobScheduler, queue_connection
 from workers.selfplay import selfplay
 

@@ -20,8 +20,8 @@ import time
 import uuid
 
 from events.redis_store import RedisEventStore, connect
-from service.application import GameService
-from service.lobby import Lobby
+from service.app.application import GameService
+from service.app.lobby import Lobby
 from workers.scheduling import JobScheduler, queue_connection
 
 

@@ -193,7 +193,7 @@ def _session_pids(session: int) -> list[int]:
 def _serve(processes: int, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--web-workers",
+        [sys.executable, "-m", "service.clients.cli", "serve", "--port", str(port), "--web-workers",
          str(processes), "--job-workers", "0"], env=env, stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 120  # a loaded machine boots gunicorn slowly

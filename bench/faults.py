@@ -113,7 +113,7 @@ class Serve:
         self.base = f"http://127.0.0.1:{port}/v1"
         with open(log, "wb") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
+                [sys.executable, "-m", "service.clients.cli", "serve", "--port", str(port),
                  "--web-workers", "2", "--job-workers", "1"],
                 env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
 

@@ -23,8 +23,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from events import embedded_redis, redis_store
-from service.config import Config
 from service.http import create_app
+from service.runtime.config import Config
 from tests import unlimited
 from tests.e2e.conftest import free_port
 from tests.service.conftest import Api

@@ -23,7 +23,7 @@ from events import embedded_redis
 from events.projector import fold_upto
 from events.redis_store import RedisEventStore, connect
 from events.store import NewEvent
-from service.application import GameService
+from service.app.application import GameService
 
 EVENTS = int(os.environ.get("BENCH_EVENTS", "12000"))
 RUNS = int(os.environ.get("BENCH_RUNS", "20"))

@@ -61,7 +61,8 @@ def start_server(redis_url: str, data: Path) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "TABLESTREAM_DATA": str(data),
            "TABLESTREAM_WORKERS": "0", "ACCESS_LOG": "0", **unlimited.ENV}
-    process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
+    process = subprocess.Popen([sys.executable, "-m", "service.clients.cli", "serve",
+                                "--port", str(port),
                                 "--web-workers", str(WEB_WORKERS), "--job-workers", "0"], env=env,
                                stdout=subprocess.DEVNULL, start_new_session=True)
     base = f"http://127.0.0.1:{port}/v1"

@@ -56,7 +56,8 @@ def start_server(redis_url: str) -> tuple[subprocess.Popen, str]:
     env = {**os.environ, "REDIS_URL": redis_url, "RATE_LIMIT_PER_SECOND": "0",
            "RATE_LIMIT_PLAYERS_PER_MINUTE": "0", "RATE_LIMIT_GAMES_PER_MINUTE": "0",
            "UNLISTED_GAMES": "1", "TABLESTREAM_WORKERS": "0"}
-    process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
+    process = subprocess.Popen([sys.executable, "-m", "service.clients.cli", "serve",
+                                "--port", str(port),
                                 "--job-workers", "0"], env=env, stdout=subprocess.DEVNULL,
                                start_new_session=True)
     base = f"http://127.0.0.1:{port}/v1"

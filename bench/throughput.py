@@ -56,7 +56,7 @@ sys.path.insert(0, str(ROOT))
 from events import embedded_redis  # noqa: E402
 from events.redis_store import RedisEventStore, connect  # noqa: E402
 from events.store import NewEvent  # noqa: E402
-from service.cli import WORKER_CLASS  # noqa: E402
+from service.clients.cli import WORKER_CLASS  # noqa: E402
 from tests.e2e.conftest import free_port, stop  # noqa: E402
 from tests.unlimited import ENV as UNLIMITED  # noqa: E402
 
@@ -123,7 +123,7 @@ def tablestream(redis_url: str, data_dir: str) -> contextlib.AbstractContextMana
         tuple[subprocess.Popen, str]]:
     env = {**os.environ, **UNLIMITED, "REDIS_URL": redis_url, "TABLESTREAM_DATA": data_dir,
            "TABLESTREAM_WORKER_CLASS": WORKER}
-    return _server([sys.executable, "-m", "service.cli", "serve", "--port", "{port}",
+    return _server([sys.executable, "-m", "service.clients.cli", "serve", "--port", "{port}",
                     "--job-workers", "0", "--web-workers", WEB_WORKERS],
                    env, _log(data_dir, "tablestream.log"), "/healthz", "tablestream serve")
 
@@ -134,7 +134,7 @@ def bare(redis_url: str, log_dir: str) -> contextlib.AbstractContextManager[
     return _server([sys.executable, "-m", "gunicorn", "--worker-class", WORKER,
                     "--workers", WEB_WORKERS, "--worker-connections", "2000",
                     "--bind", "127.0.0.1:{port}", "--log-level", "warning",
-                    "--config", "python:service.gunicorn_conf", "bench.bare_app:app"],
+                    "--config", "python:service.runtime.gunicorn_conf", "bench.bare_app:app"],
                    env, _log(log_dir, "bare.log"), "/", "the bare Flask app")
 
 

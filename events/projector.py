@@ -182,7 +182,7 @@ def apply(projection: Projection, event: StoredEvent, rewind_to: Projection | No
             data["seats"][int(event.seat)]["timeouts"] = 0
     data["version"] = event.version
     data["hash"] = event.hash
-    data["last_at"] = event.at  # when anything last happened (service.due: idle games)
+    data["last_at"] = event.at  # when anything last happened (service.app.due: idle games)
     data["settled"] = batch_end
     if batch_end:
         _reopen(projection, event)

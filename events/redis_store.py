@@ -105,8 +105,8 @@ POOL_SIZE = 100  # ordinary commands, per process: each holds a connection for a
 # hung Redis still fails them within SOCKET_TIMEOUT, since its holders give their connection back.
 POOL_WAIT = 10.0
 # Blocking reads (XREAD BLOCK, one per game or inbox followed by the process's SSE streams:
-# service.fanout) have their own pool, so parked reads never take the connections moves need,
-# sized like gunicorn's --worker-connections (a stream each, at worst), and a socket
+# service.runtime.fanout) have their own pool, so parked reads never take the connections moves
+# need, sized like gunicorn's --worker-connections (a stream each, at worst), and a socket
 # timeout longer than any block they may ask for, so a hung Redis still cannot park them forever.
 MAX_BLOCK_MS = 60_000
 STREAM_POOL_SIZE = 2000

@@ -15,8 +15,8 @@ import threading
 import time
 from collections.abc import Iterator
 
-from service.application import GameService
-from service.errors import NotFound
+from service.app.application import GameService
+from service.app.errors import NotFound
 
 log = logging.getLogger(__name__)
 
@@ -30,9 +30,9 @@ def build_service() -> GameService:
     """A GameService over $REDIS_URL (or the embedded server) issuing jobs on $QUEUE_REDIS_URL."""
     from events.embedded_redis import redis_url
     from events.redis_store import RedisEventStore, connect
-    from service.config import Config
-    from service.inbox import build_inbox
-    from service.lobby import Lobby
+    from service.app.inbox import build_inbox
+    from service.app.lobby import Lobby
+    from service.runtime.config import Config
     from workers.scheduling import JobScheduler
 
     url = redis_url()
@@ -96,7 +96,7 @@ def undo_lapse(game_id: str, seat: int, since: int) -> int | None:
 def clock_warning(game_id: str, seat: int, since: int) -> bool:
     """Tell ``seat``'s player that the clock of the decision opened at ``since`` runs out soon
     (nothing when the seat has acted meanwhile); whether a notice went out."""
-    from service.inbox import warn_clock
+    from service.app.inbox import warn_clock
 
     try:
         return warn_clock(service(), game_id, seat, since)
@@ -137,7 +137,7 @@ def deadline(seconds: float) -> Iterator[None]:
 def deliver_webhook(player_id: str, webhook_id: str, delivery_id: str) -> str:
     """One attempt at a webhook delivery, within its total deadline; after a failure the next
     attempt is scheduled."""
-    from service.webhooks import DEADLINE
+    from service.app.webhooks import DEADLINE
 
     game_service = service()
     webhooks = game_service.inbox.webhooks
@@ -168,9 +168,9 @@ def sweep() -> int:
 
 
 def fold_ratings() -> int:
-    """Fold the rated games finished since the last run into the ratings (service.ratings);
+    """Fold the rated games finished since the last run into the ratings (service.app.ratings);
     safe to run twice, or on two workers at once: a game counts once."""
-    from service.ratings import Ratings
+    from service.app.ratings import Ratings
 
     game_service = service()
     return Ratings(game_service.store.client).fold_finished(game_service)

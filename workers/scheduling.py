@@ -37,7 +37,7 @@ from rq.registry import ScheduledJobRegistry
 
 from events.projector import Projection
 from events.redis_store import client_options
-from service.due import Due, due_jobs, warning_lead  # noqa: F401 (re-exported: tests, jobs)
+from service.app.due import Due, due_jobs, warning_lead  # noqa: F401 (re-exported: tests, jobs)
 from workers import queue_name, queue_names
 
 log = logging.getLogger(__name__)

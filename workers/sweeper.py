@@ -1,6 +1,6 @@
 """The sweeper (DESIGN.md, Workers): a worker or scheduler that dies must not leave a game stuck.
 
-It looks at the running games with a job overdue (the due index, service/lobby.py: each game's
+It looks at the running games with a job overdue (the due index, service/app/lobby.py: each game's
 soonest bot turn, clock, warning or takeback lapse) and re-issues the jobs their pending seats
 need and no longer have:
 a bot seat waiting with no live job, a clock past its deadline whose job was lost or never left
@@ -9,7 +9,7 @@ once when that worker ran on this host, else once the start is stale). Everythin
 safe to run twice, so it errs on the side of issuing. A game with nothing overdue is not read at
 all: a sweep costs O(games with an overdue job), not O(games ever created).
 
-It also hands idle games to bots (issue 23 item 17, service/due.py): a running game with human
+It also hands idle games to bots (issue 23 item 17, service/app/due.py): a running game with human
 seats where nothing happened for a day and no seated player follows it live would otherwise
 stay "running" for ever once its players left.
 
@@ -29,10 +29,10 @@ from datetime import UTC, datetime
 
 from rq.job import JobStatus
 
-from service.application import GameService
-from service.due import idle_after, idle_at
-from service.errors import NotFound
-from service.lobby import Lobby
+from service.app.application import GameService
+from service.app.due import idle_after, idle_at
+from service.app.errors import NotFound
+from service.app.lobby import Lobby
 from workers.scheduling import Due, JobScheduler, due_jobs
 
 log = logging.getLogger(__name__)
@@ -128,7 +128,7 @@ class Sweeper:
 
     def sweep_game(self, game_id: str) -> int:
         """Re-issue the lost jobs of one game; how many. An idle game's human seats go to
-        bots (service.due.idle_at), unless a seated player follows the game live."""
+        bots (service.app.due.idle_at), unless a seated player follows the game live."""
         now = self.clock()
         issued = 0
         projection = self.service.projection(game_id)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from service.errors import BadRequest
+from service.app.errors import BadRequest
 
 MIN_LENGTH = 3
 MAX_LENGTH = 24

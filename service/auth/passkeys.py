@@ -23,7 +23,7 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
-from service.errors import BadRequest, Unauthorized
+from service.app.errors import BadRequest, Unauthorized
 
 RP_NAME = "Tablestream"
 CHALLENGE_SECONDS = 300

@@ -13,7 +13,7 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from service.errors import BadRequest
+from service.app.errors import BadRequest
 
 MIN_LENGTH = 10
 MAX_LENGTH = 256  # argon2 takes any length; a bound keeps a request's hashing cost bounded

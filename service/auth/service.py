@@ -8,13 +8,13 @@ import hashlib
 import time
 from typing import Any
 
-from service.accounts import Accounts
+from service.app.accounts import Accounts
+from service.app.errors import BadRequest, Conflict, NotFound, Unauthorized
+from service.app.limiter import WindowLimiter
 from service.auth import handles, passwords
 from service.auth.account_log import AccountLog
 from service.auth.passkeys import Passkeys
 from service.auth.sessions import RefreshReused, Sessions
-from service.errors import BadRequest, Conflict, NotFound, Unauthorized
-from service.http.limiter import WindowLimiter
 
 SIGN_IN_PERIOD = 15 * 60  # seconds over which sign-in attempts are counted
 

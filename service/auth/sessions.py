@@ -3,7 +3,7 @@ token; each refresh gives a new pair and retires the refresh token used (rotatio
 refresh token presented again means it was copied: the whole family (every token descended from
 that sign-in) is revoked at once (OAuth 2.0 Security BCP, RFC 9700 §4.14.2).
 
-An access token is a bearer token like a personal one (service.accounts, ``tokens:<sha256>``)
+An access token is a bearer token like a personal one (service.app.accounts, ``tokens:<sha256>``)
 that Redis expires after ACCESS_SECONDS; a refresh token is ``<family id>.<secret>`` and only
 its SHA-256 is kept, in the family's hash. Personal tokens (``/v1/me/tokens``) are apart and
 stay for scripts and bots."""
@@ -15,8 +15,8 @@ import secrets
 import time
 from typing import Any
 
-from service.accounts import Accounts
-from service.errors import Unauthorized
+from service.app.accounts import Accounts
+from service.app.errors import Unauthorized
 
 ACCESS_SECONDS = 15 * 60
 REFRESH_SECONDS = 30 * 24 * 3600  # a family's whole life: rotation does not extend it

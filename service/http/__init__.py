@@ -15,11 +15,13 @@ from flask import Blueprint as FlaskBlueprint
 from flask import Flask, Response, current_app, request
 
 from service import web
-from service.accounts import Accounts
-from service.application import GameService
+from service.app.accounts import Accounts
+from service.app.application import GameService
+from service.app.inbox import build_inbox
+from service.app.limiter import BotGames, Quotas, RateLimiter, ReadBudget, StreamSlots
+from service.app.lobby import Lobby
+from service.app.ratings import Ratings
 from service.auth.service import AuthService
-from service.config import Config
-from service.fanout import Fanout
 from service.http import (
     account,
     audit,
@@ -42,10 +44,8 @@ from service.http.context import (
     take_stream_slot,
 )
 from service.http.errors import ProblemApi, limit_body
-from service.http.limiter import BotGames, Quotas, RateLimiter, ReadBudget, StreamSlots
-from service.inbox import build_inbox
-from service.lobby import Lobby
-from service.ratings import Ratings
+from service.runtime.config import Config
+from service.runtime.fanout import Fanout
 
 API_VERSION = "1.0.0"
 DOCS_PREFIX = "/v1"
@@ -103,8 +103,8 @@ def create_app(config: Config | None = None, followups: Any = None,
              allow_headers=["Authorization", "Content-Type", "If-None-Match", "Last-Event-ID",
                             observability.REQUEST_ID_HEADER])
     # One pool of blocking connections for the live reads of this process (game events and
-    # players' notices, one read per followed stream: service.fanout), apart from the pool moves
-    # use (issue 9 item 1).
+    # players' notices, one read per followed stream: service.runtime.fanout), apart from the pool
+    # moves use (issue 9 item 1).
     blocking = blocking_client(redis_client)
     store = RedisEventStore(redis_client, blocking)
     lobby = Lobby(redis_client)
@@ -147,7 +147,7 @@ def create_app(config: Config | None = None, followups: Any = None,
 
 def _metrics() -> Response:
     """Prometheus metrics (text exposition format); not part of the REST contract."""
-    from service.metrics import exposition
+    from service.runtime.metrics import exposition
 
     body, content_type = exposition(current_app.extensions["tablestream"].service.followups)
     return Response(body, content_type=content_type)

@@ -15,9 +15,9 @@ import marshmallow as ma
 import orjson
 from webargs.flaskparser import FlaskParser, is_json_request
 
-from service.errors import BadRequest, NotFound
+from service.app.errors import BadRequest, NotFound
 
-# Game ids are 12 hex digits (service.application.new_game_id); anything outside this alphabet
+# Game ids are 12 hex digits (service.app.application.new_game_id); anything outside this alphabet
 # could break a Redis key's hash tag ("{", "}"), so such an id names no game.
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 

@@ -7,13 +7,13 @@ from typing import Any
 
 from flask import after_this_request, current_app, g, request
 
-from service.accounts import Accounts
-from service.application import GameService
-from service.config import Config
-from service.errors import BadRequest
-from service.fanout import Fanout
-from service.http.limiter import BotGames, Quotas, ReadBudget, StreamSlots
-from service.lobby import Lobby
+from service.app.accounts import Accounts
+from service.app.application import GameService
+from service.app.errors import BadRequest
+from service.app.limiter import BotGames, Quotas, ReadBudget, StreamSlots
+from service.app.lobby import Lobby
+from service.runtime.config import Config
+from service.runtime.fanout import Fanout
 
 
 @dataclass
@@ -29,7 +29,7 @@ class Tablestream:
     reads: ReadBudget  # reads paid for by their work (issue 23 item 5)
     bot_games: BotGames  # think time and bot-only games per player (issue 23 item 7)
     auth: Any = None  # service.auth.service.AuthService: accounts, sessions, passkeys
-    ratings: Any = None  # service.ratings.Ratings: ratings, profiles, leaderboards
+    ratings: Any = None  # service.app.ratings.Ratings: ratings, profiles, leaderboards
 
 
 def ctx() -> Tablestream:

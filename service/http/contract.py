@@ -17,7 +17,7 @@ import copy
 from typing import Any
 
 from games import REGISTRY, UNLISTED
-from service.json_schema import command_json_schema, options_json_schema
+from service.app.json_schema import command_json_schema, options_json_schema
 
 BEARER = [{"bearer": []}]
 SECURITY = {"none": [], "optional": [{}, *BEARER], "required": BEARER}

@@ -19,8 +19,8 @@ from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntit
 
 from events.redis_store import is_outage
 from events.store import StoreUnavailable
-from service.errors import ServiceError
-from service.problems import HTTP_CODES, PROBLEM_JSON, PROBLEM_TYPE
+from service.app.errors import ServiceError
+from service.runtime.problems import HTTP_CODES, PROBLEM_JSON, PROBLEM_TYPE
 
 STORE_RETRY_AFTER = 2  # seconds: a restarted Redis or a failed-over master is back by then
 

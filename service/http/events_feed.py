@@ -13,8 +13,7 @@ from flask import Response, stream_with_context
 from flask.views import MethodView
 
 from events.store import StoredEvent
-from service import metrics
-from service.fanout import Batch
+from service.app.lobby import WATCH_SECONDS
 from service.http import wire
 from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import bearer_token, charge_read, ctx, hold_stream, optional_player
@@ -23,8 +22,9 @@ from service.http.games import game_wire
 from service.http.paging import NEXT_LINK, next_link
 from service.http.schemas import EventOut, EventPage, EventsQuery, StreamHeaders, StreamQuery
 from service.http.stream_auth import TOKEN_ENDED, TokenWatch
-from service.lobby import WATCH_SECONDS
-from service.shared_bytes import SharedBytes
+from service.runtime import metrics
+from service.runtime.fanout import Batch
+from service.runtime.shared_bytes import SharedBytes
 
 log = logging.getLogger(__name__)
 EVENT_OUT = EventOut()  # the wire form, as in every other answer (seats as integers)
@@ -155,7 +155,7 @@ def _stream(service, game, game_id: str, viewer, after: int, end: int, watch: To
 def _follow(service, game, game_id: str, viewer, after: int, end: int, watch: TokenWatch,
             views: Callable[[Batch], bytes] | None = None) -> Iterator[bytes]:
     """The caller's events after ``after`` from the process's shared feed of the game
-    (service.fanout); ``end`` is the game's version as the caller found it. Ends when the
+    (service.runtime.fanout); ``end`` is the game's version as the caller found it. Ends when the
     caller's token stops working (service.http.stream_auth)."""
     store = service.store
     batches = ctx().fanout.follow(
@@ -191,7 +191,7 @@ def _follow(service, game, game_id: str, viewer, after: int, end: int, watch: To
 
 
 class Presence:
-    """A seated player's open stream marks the game watched (service.lobby), renewed twice a
+    """A seated player's open stream marks the game watched (service.app.lobby), renewed twice a
     WATCH_SECONDS, so the sweeper does not hand an idle game to bots while they are connected
     (issue 23 item 17). Best effort: a failed write costs no stream."""
 

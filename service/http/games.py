@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import request, url_for
 from flask.views import MethodView
 
+from service.app.paging import NUMBER, decode_cursor, encode_cursor
 from service.http import wire
 from service.http.blueprint import Blueprint
 from service.http.context import charge_read, ctx, current_player, optional_player
@@ -18,7 +19,6 @@ from service.http.schemas import (
     LobbyQuery,
 )
 from service.http.wire import answer
-from service.paging import NUMBER, decode_cursor, encode_cursor
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games and the lobby")
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import marshmallow as ma
 from flask.views import MethodView
 
-from service.health import is_ready, readiness
 from service.http.blueprint import Blueprint
 from service.http.context import ctx
 from service.http.errors import problem
+from service.runtime.health import is_ready, readiness
 
 blp = Blueprint("health", __name__, url_prefix="", description="Liveness and readiness")
 

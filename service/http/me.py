@@ -10,7 +10,8 @@ from contextlib import closing
 from flask import Response, request, stream_with_context, url_for
 from flask.views import MethodView
 
-from service import metrics
+from service.app.inbox import my_games, my_games_page, notice_order
+from service.app.paging import MAYBE_NUMBER, NUMBER, decode_cursor, encode_cursor, page_by_key
 from service.http import wire
 from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import bearer_token, ctx, current_player, hold_stream
@@ -38,11 +39,10 @@ from service.http.schemas import (
     is_notice_id,
 )
 from service.http.stream_auth import TOKEN_ENDED, TokenWatch
-from service.inbox import my_games, my_games_page, notice_order
-from service.paging import MAYBE_NUMBER, NUMBER, decode_cursor, encode_cursor, page_by_key
+from service.runtime import metrics
 
 MY_GAME = MyGame(many=True)
-# The shape of a /v1/me/games cursor by filter (service.inbox.my_games_page).
+# The shape of a /v1/me/games cursor by filter (service.app.inbox.my_games_page).
 MY_GAMES_CURSORS = {"open": (NUMBER, str), "running": (NUMBER, str),
                     "my_turn": (bool, MAYBE_NUMBER, int, str)}
 
@@ -150,7 +150,7 @@ def _follow(inbox, player_id: str, after: str, watch: TokenWatch) -> Iterator[st
 
 
 def _notices(inbox, player_id: str, after: str, watch: TokenWatch) -> Iterator[str | bytes]:
-    """The player's notices from the process's shared feed of their inbox (service.fanout),
+    """The player's notices from the process's shared feed of their inbox (service.runtime.fanout),
     until the token the stream was opened with stops working (service.http.stream_auth)."""
     batches = _feed(inbox, player_id, after, watch.wake)
     with closing(batches):

@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 from flask import Flask, Response, g, request
 
-from service import metrics
+from service.runtime import metrics
 
 REQUEST_ID_HEADER = "X-Request-ID"
 ACCESS_LOGGER = "tablestream.access"

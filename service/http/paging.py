@@ -1,4 +1,4 @@
-"""The HTTP side of cursor pagination (service/paging.py): the RFC 8288 ``Link`` header."""
+"""The HTTP side of cursor pagination (service/app/paging.py): the RFC 8288 ``Link`` header."""
 
 from __future__ import annotations
 

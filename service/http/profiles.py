@@ -12,7 +12,7 @@ from flask.views import MethodView
 from marshmallow import fields, validate
 
 from games import REGISTRY, UNLISTED
-from service.errors import BadRequest, NotFound
+from service.app.errors import BadRequest, NotFound
 from service.http.blueprint import Blueprint
 from service.http.context import ctx
 from service.http.schemas import GameSummary

@@ -9,8 +9,8 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from games import REGISTRY, UNLISTED
-from service.inbox import KINDS as NOTICE_KINDS
-from service.push import PUSHED as PUSH_KINDS
+from service.app.inbox import KINDS as NOTICE_KINDS
+from service.app.push import PUSHED as PUSH_KINDS
 
 # The hosted games by their stable names, for the OpenAPI document (the catalog has the details).
 LISTED_GAMES = ", ".join(sorted(name for name in REGISTRY if name not in UNLISTED))
@@ -21,7 +21,8 @@ MAX_VERSION = 2**53 - 1
 # refuses 0-20000000000000000000 with an error, which was a 500). [0-9], not \d, which would
 # also match other scripts' digits.
 NOTICE_ID = "[0-9]{1,19}-[0-9]{1,19}"
-# A long poll (issue 26) waits at most this long (service.config lowers it, never raises it).
+# A long poll (issue 26) waits at most this long (service.runtime.config lowers it, never
+# raises it).
 LONG_POLL_SECONDS = 25
 LONG_POLL_WAIT = ("Long poll: when nothing is there yet, wait up to this many seconds for it "
                   "(an answer comes at once when there is something; 0: never wait)")
@@ -403,7 +404,7 @@ class NoticesQuery(ma.Schema):
 
 
 class NoticeOut(ma.Schema):
-    """One notice (service/inbox.py): which fields it has depends on its kind."""
+    """One notice (service/app/inbox.py): which fields it has depends on its kind."""
 
     id = fields.String(required=True, metadata={"description": "Resume after it with `after` "
                                                                "or Last-Event-ID"})

@@ -7,11 +7,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from service.errors import Unauthorized
+from service.app.errors import Unauthorized
 
 # A stream's token is checked again at the first batch or wake-up this long after its last
 # check, and a check may be answered from the process's token cache when that is younger than
-# this (one pipelined round trip for all of a process's due tokens, service.accounts): a
+# this (one pipelined round trip for all of a process's due tokens, service.app.accounts): a
 # revocation elsewhere ends the stream within twice this.
 TOKEN_CHECK_SECONDS = 5.0
 STREAM_TOKEN_SECONDS = 2 * TOKEN_CHECK_SECONDS

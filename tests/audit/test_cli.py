@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from service.audit_cli import audit
+from service.clients.audit_cli import audit
 from tests.audit.recorder import export, record_game, rehash
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,7 +80,7 @@ def test_verify_rejects_non_json(tmp_path):
 
 
 def test_registered_on_the_tablestream_command(tmp_path, clean):
-    from service.cli import main
+    from service.clients.cli import main
 
     result = CliRunner().invoke(main, ["audit", "verify", str(write(tmp_path, clean))])
     assert result.exit_code == 0, result.output
@@ -92,7 +92,7 @@ def test_offline_in_a_fresh_process(tmp_path, clean):
     good, bad = write(tmp_path, clean), write(tmp_path, tampered(clean)[0], "bad.json")
     script = (
         "import sys\n"
-        "from service.cli import main\n"
+        "from service.clients.cli import main\n"
         "codes = []\n"
         f"for path in ({str(good)!r}, {str(bad)!r}):\n"
         "    try:\n"
@@ -107,7 +107,7 @@ def test_offline_in_a_fresh_process(tmp_path, clean):
 
 
 def test_python_dash_m(tmp_path, clean):
-    done = subprocess.run([sys.executable, "-m", "service.audit_cli", "verify",
+    done = subprocess.run([sys.executable, "-m", "service.clients.audit_cli", "verify",
                            str(write(tmp_path, clean))], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr

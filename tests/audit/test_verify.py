@@ -14,7 +14,7 @@ from events.projector import PLATFORM_EVENTS, fold_upto
 from events.store import StoredEvent
 from games import REGISTRY
 from games.core import Rejected, Rng
-from service.application import GameService
+from service.app.application import GameService
 from tests.audit.recorder import export, record_game, record_move, rehash
 from tests.playing import play_randomly
 

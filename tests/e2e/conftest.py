@@ -30,7 +30,8 @@ def serving(redis_url: str, data_dir, *options: str) -> Iterator[str]:
     env = {**os.environ, "REDIS_URL": redis_url, "TABLESTREAM_DATA": str(data_dir),
            **unlimited.ENV}
     # A session of its own, so teardown can stop gunicorn's workers even if serve is killed.
-    process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
+    process = subprocess.Popen([sys.executable, "-m", "service.clients.cli", "serve",
+                                "--port", str(port),
                                 "--job-workers", "0", *options], env=env,
                                stdout=subprocess.DEVNULL, start_new_session=True)
     base = f"http://127.0.0.1:{port}/v1"

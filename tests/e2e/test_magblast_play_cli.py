@@ -11,7 +11,7 @@ import pytest
 import requests
 from click.testing import CliRunner
 
-from service.cli import main
+from service.clients.cli import main
 
 pytestmark = pytest.mark.e2e
 

@@ -27,7 +27,8 @@ def served_with_worker(redis_url, tmp_path):
     env = {**os.environ, "REDIS_URL": url, **unlimited.ENV,
            "TABLESTREAM_DATA": str(tmp_path), "TABLESTREAM_QUEUE": f"metrics-{port}"}
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port),
+    process = subprocess.Popen([sys.executable, "-m", "service.clients.cli", "serve",
+                                "--port", str(port),
                                 "--job-workers", "1"], env=env, stdout=subprocess.DEVNULL,
                                start_new_session=True)
     root = f"http://127.0.0.1:{port}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from service.cli import main
+from service.clients.cli import main
 
 pytestmark = pytest.mark.e2e
 

@@ -58,7 +58,7 @@ class Serve:
         env.pop("QUEUE_REDIS_URL", None)
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port),
+                [sys.executable, "-m", "service.clients.cli", "serve", "--port", str(self.port),
                  "--web-workers", "1", "--job-workers", "1"],
                 env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         self.base = f"http://127.0.0.1:{self.port}/v1"

@@ -20,8 +20,8 @@ from events.redis_store import (
     connect,
 )
 from events.store import NewEvent
-from service.config import Config
 from service.http import create_app
+from service.runtime.config import Config
 from tests import unlimited
 from tests.cluster import SLOTS, LocalCluster
 from tests.service.conftest import Api

@@ -79,7 +79,7 @@ def test_each_side_has_a_24_card_strategy_deck_with_unique_ids():
 
 
 def test_the_catalog_lists_wotr_with_its_scenarios_and_bot_levels():
-    from service.catalog import catalog
+    from service.app.catalog import catalog
     entry = next(g for g in catalog() if g["name"] == "wotr")
     assert (entry["min_seats"], entry["max_seats"]) == (2, 4)  # two seats a side (§16)
     scenario = entry["options"]["properties"]["scenario"]

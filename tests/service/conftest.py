@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from service.config import Config
 from service.http import create_app
+from service.runtime.config import Config
 from tests import unlimited
 
 SEEDS = itertools.count()

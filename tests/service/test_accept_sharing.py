@@ -10,8 +10,8 @@ import pytest
 from gevent import socket as gevent_socket
 from gevent.pool import Pool
 
-from service import gunicorn_worker
-from service.gunicorn_worker import SharingStreamServer
+from service.runtime import gunicorn_worker
+from service.runtime.gunicorn_worker import SharingStreamServer
 
 
 @pytest.fixture

@@ -348,7 +348,7 @@ def test_guessing_the_current_password_counts_against_the_handle(make_app):
 
 
 def test_production_settings_limit_sign_ins():
-    from service.config import Config
+    from service.runtime.config import Config
 
     assert Config().sign_ins_per_handle == 10 and Config().sign_ins_per_address == 30
 

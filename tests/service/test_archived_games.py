@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from events.audit import verify
-from service.audit_cli import audit
+from service.clients.audit_cli import audit
 from tests.service.conftest import Api
 
 LIVE_PARTS = ("log", "meta", "secret", "cmds", "snap", "snaps")

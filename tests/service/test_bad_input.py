@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from service.config import Config
 from service.http import create_app
+from service.runtime.config import Config
 from tests import unlimited
 from tests.service.conftest import Api
 

@@ -9,8 +9,8 @@ import uuid
 
 import pytest
 
-from service.errors import RateLimited
-from service.http.limiter import ReadBudget, StreamSlots
+from service.app.errors import RateLimited
+from service.app.limiter import ReadBudget, StreamSlots
 from tests.service.conftest import Api
 
 

@@ -12,8 +12,8 @@ import pytest
 from events.store import NewEvent
 from games import REGISTRY
 from games.core import SPECTATOR
-from service import fanout
-from service.fanout import Fanout
+from service.runtime import fanout
+from service.runtime.fanout import Fanout
 from tests.service.test_sse import sse_blocks
 
 BOUND = 30.0  # seconds a test waits for something that must happen (not a timing check)

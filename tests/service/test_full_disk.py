@@ -16,8 +16,8 @@ import redis
 
 from events import embedded_redis
 from events.redis_store import RedisEventStore, aof_write_error, connect
-from service.config import Config
 from service.http import create_app
+from service.runtime.config import Config
 from tests import unlimited
 from tests.service.conftest import Api, games_without_a_log
 from tests.small_disk import small_disk as mounted_small_disk

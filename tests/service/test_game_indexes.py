@@ -7,8 +7,8 @@ import uuid
 
 import pytest
 
-from service.errors import NotFound
-from service.lobby import DUE, status_key
+from service.app.errors import NotFound
+from service.app.lobby import DUE, status_key
 
 
 def test_the_lobby_indexes_follow_a_game_from_open_to_running_to_finished(api):
@@ -64,7 +64,7 @@ def test_a_game_is_in_the_open_index_before_its_first_event_and_leaves_it_if_non
         raise SystemExit("the process died between creating the game and its first append")
 
     game_id = f"crash{uuid.uuid4().hex[:12]}"
-    monkeypatch.setattr("service.application.new_game_id", lambda: game_id)
+    monkeypatch.setattr("service.app.application.new_game_id", lambda: game_id)
     monkeypatch.setattr(service.store, "append", killed)
     with pytest.raises(SystemExit):
         service.create_game("ann", "tally", {"target": 5}, [{"kind": "human"}])

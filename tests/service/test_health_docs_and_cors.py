@@ -8,9 +8,9 @@ import logging
 import pytest
 from openapi_spec_validator import validate
 
-from service.config import Config
 from service.http import create_app
 from service.http.observability import ACCESS_LOGGER
+from service.runtime.config import Config
 from workers.scheduling import JobScheduler
 
 
@@ -54,7 +54,7 @@ def test_readyz_waits_for_a_worker_heartbeat_when_the_api_issues_jobs(redis_url,
 
 
 def test_the_openapi_document_is_served_as_json_and_matches_the_committed_one(api):
-    from service.openapi import openapi_dict
+    from service.http.openapi import openapi_dict
 
     response = api.client.get("/v1/openapi.json")
     assert response.status_code == 200

@@ -134,7 +134,7 @@ def test_a_takeback_deep_in_a_long_game_reads_only_what_it_takes_back(api):
 
 @pytest.mark.skipif("tally" not in REGISTRY, reason="no tally")
 def test_a_takeback_reaches_back_at_most_max_takeback_events(api):
-    from service.history import MAX_TAKEBACK
+    from service.app.history import MAX_TAKEBACK
 
     game_id, players = _long_tally(api, MAX_TAKEBACK + 20)
     latest = api.log_length(game_id)

@@ -10,8 +10,8 @@ import uuid
 
 import pytest
 
-from service.errors import RateLimited
-from service.http.limiter import WindowLimiter
+from service.app.errors import RateLimited
+from service.app.limiter import WindowLimiter
 from tests.service.conftest import Api
 from tests.service.test_sse import _read_events
 
@@ -169,7 +169,7 @@ def test_tokens_in_use_are_checked_again_together_and_a_revoked_one_stops(redis_
                                                                           monkeypatch):
     """A process re-checks the tokens it caches (another process may revoke one, issue 13): when
     one is due, every token used since its check and half-way due goes in the same round trip."""
-    from service import accounts as module
+    from service.app import accounts as module
 
     now = [1000.0]
     monkeypatch.setattr(module.time, "monotonic", lambda: now[0])

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from service.webhooks import Webhooks, sign
+from service.app.webhooks import Webhooks, sign
 
 
 def test_me_says_who_the_token_belongs_to(api):
@@ -225,7 +225,7 @@ def test_rotating_a_token_keeps_its_name_and_lifetime_and_ends_the_old_one(api):
 
 
 def test_an_expiring_token_is_expired_by_redis_itself(api, redis_client):
-    from service.accounts import _token_key
+    from service.app.accounts import _token_key
 
     headers = api.player("ann")
     short = api.client.post("/v1/me/tokens", headers=headers,

@@ -9,8 +9,8 @@ import jsonschema
 import pytest
 
 from games import REGISTRY, UNLISTED
-from service.config import Config
 from service.http.blueprint import MAX_JSON_DEPTH
+from service.runtime.config import Config
 from tests.playing import play_randomly
 
 MAX_BODY = Config().max_body_bytes
@@ -116,7 +116,7 @@ def test_a_body_just_under_the_limit_is_read(api):
 
 @pytest.fixture(scope="module")
 def problem_schema():
-    from service.openapi import openapi_dict
+    from service.http.openapi import openapi_dict
 
     return openapi_dict()["components"]["schemas"]["Problem"]
 
@@ -204,7 +204,7 @@ def test_a_notice_id_that_cannot_be_a_stream_id_is_a_bad_request(api, notice_id)
 
 
 def test_a_dispute_answers_with_the_table_after_the_ruling_as_documented(api):
-    from service.openapi import openapi_dict
+    from service.http.openapi import openapi_dict
 
     game_id, players = api.table("faker_blue", 2)
     response = api.client.post(f"/v1/games/{game_id}/disputes", headers=players[0],

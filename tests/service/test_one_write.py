@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from gunicorn.config import Config
 
-from service.gunicorn_worker import OneWriteResponse
+from service.runtime.gunicorn_worker import OneWriteResponse
 
 
 class Socket:
@@ -63,7 +63,7 @@ def test_readiness_poll_reports_stray_data_and_a_closed_peer_at_once():
     import select
     import socket
 
-    from service.gunicorn_worker import ReadinessPoll
+    from service.runtime.gunicorn_worker import ReadinessPoll
 
     ReadinessPoll.os_poll = ReadinessPoll.green_poll = select.poll  # no gevent in this test
     ours, theirs = socket.socketpair()
@@ -81,7 +81,7 @@ def test_readiness_poll_reports_stray_data_and_a_closed_peer_at_once():
 
 
 def test_shared_bytes_are_framed_once_for_every_stream_writing_them():
-    from service.shared_bytes import SharedBytes
+    from service.runtime.shared_bytes import SharedBytes
 
     event = SharedBytes(b"id: 3\nevent: added\ndata: {}\n\n")
     streams = [_response("GET") for _ in range(3)]
@@ -98,7 +98,7 @@ def test_a_chunk_larger_than_the_socket_buffer_is_sent_whole():
     import gevent
     from gevent import socket as gevent_socket
 
-    from service.gunicorn_worker import send_all
+    from service.runtime.gunicorn_worker import send_all
 
     ours, theirs = gevent_socket.socketpair()
     data = bytes(range(256)) * 40_000  # 10 MB: the first plain send takes only a part
@@ -121,7 +121,7 @@ def test_a_chunk_larger_than_the_socket_buffer_is_sent_whole():
 def test_a_tls_socket_is_never_written_to_below_its_encryption():
     from gevent import socket as gevent_socket
 
-    from service.gunicorn_worker import send_all
+    from service.runtime.gunicorn_worker import send_all
 
     class Tls(gevent_socket.socket):  # gevent's SSLSocket is a subclass of its socket
         def sendall(self, data, flags=0):

@@ -7,7 +7,7 @@ from pathlib import Path
 import yaml
 from openapi_spec_validator import validate
 
-from service.openapi import openapi_dict, openapi_yaml
+from service.http.openapi import openapi_dict, openapi_yaml
 
 COMMITTED = Path(__file__).resolve().parents[2] / "openapi.yaml"
 

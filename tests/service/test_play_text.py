@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from service import play_text
-from service.cli import main
+from service.clients import play_text
+from service.clients.cli import main
 from tests.e2e.conftest import free_port
 
 

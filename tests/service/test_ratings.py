@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from service.ratings import BOT_RATINGS, MODEL, SETTLE_SECONDS, Match, rate
+from service.app.ratings import BOT_RATINGS, MODEL, SETTLE_SECONDS, Match, rate
 from tests.service.conftest import Api
 
 
@@ -181,7 +181,7 @@ def test_a_late_game_is_folded_in_the_order_it_finished(api):
     second = rated_table(api, "tally", players, {"target": 6})
     finish(api, second, players)
     store = ratings(api)
-    from service.ratings import match_of
+    from service.app.ratings import match_of
 
     late, early = (match_of(g, api.service.store.read(g)) for g in (second, first))
     assert store.count(late) and store.count(early)  # the earlier game arrives last
@@ -219,7 +219,7 @@ def test_bots_play_at_a_fixed_rating_per_level_and_are_not_rated():
 
 def count_games(api, game_ids) -> None:
     """Fold these games alone (the shared test server holds other tests' rated games)."""
-    from service.ratings import match_of
+    from service.app.ratings import match_of
 
     for game_id in game_ids:
         ratings(api).count(match_of(game_id, api.service.store.read(game_id)))
@@ -274,8 +274,8 @@ def test_a_bad_cursor_or_an_unknown_game_is_refused(api):
 
 
 def test_the_worker_job_folds_a_finished_rated_game(api, monkeypatch):
-    from service import ratings as ratings_module
-    from service.ratings import Ratings
+    from service.app import ratings as ratings_module
+    from service.app.ratings import Ratings
     from workers import jobs
 
     players = accounts(api, 2)
@@ -295,7 +295,7 @@ def test_the_worker_job_folds_a_finished_rated_game(api, monkeypatch):
 
 
 def test_a_fold_computed_from_ratings_changed_meanwhile_is_computed_again(api, monkeypatch):
-    from service.ratings import match_of
+    from service.app.ratings import match_of
 
     players = accounts(api, 2)
     games = [rated_table(api, "tally", players, {"target": t}) for t in (5, 6)]

@@ -17,8 +17,8 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error, response_schema_conformance
 
-from service.openapi import openapi_dict
-from service.problems import PROBLEM_JSON
+from service.http.openapi import openapi_dict
+from service.runtime.problems import PROBLEM_JSON
 from tests import unlimited
 from tests.playing import play_randomly
 from tests.service.conftest import Api
@@ -73,8 +73,8 @@ class Table:
 
 @pytest.fixture(scope="module")
 def table(redis_url) -> Table:
-    from service.config import Config
     from service.http import create_app
+    from service.runtime.config import Config
 
     # No rate limits, and the unlisted tally its tables are made of (tests/unlimited.py).
     api = Api(create_app(Config(redis_url=redis_url, workers_enabled=False,

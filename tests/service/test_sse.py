@@ -75,8 +75,8 @@ def test_stream_of_a_finished_game_ends_after_its_last_event(api):
 def test_idle_stream_outlives_the_socket_timeout_with_the_production_heartbeat(redis_url):
     # issue 9 item 1: redis-py 8's default 5 s socket timeout cut XREAD BLOCK 15000, so an
     # idle stream died before its first keep-alive. The production heartbeat, not 0.2 s.
-    from service.config import Config
     from service.http import create_app
+    from service.runtime.config import Config
     from tests.service.conftest import Api
 
     config = Config(redis_url=redis_url, workers_enabled=False, **unlimited.CONFIG)
@@ -105,8 +105,8 @@ def idle_stream_keeps_alive_then_carries_a_move(api) -> None:
 def test_idle_notice_stream_outlives_the_socket_timeout_with_the_production_heartbeat(
         redis_url):
     # The account-wide stream blocks in XREAD too (issue 9 item 1).
-    from service.config import Config
     from service.http import create_app
+    from service.runtime.config import Config
     from tests.service.conftest import Api
 
     api = Api(create_app(Config(redis_url=redis_url, workers_enabled=False,
@@ -226,7 +226,7 @@ def test_a_rotated_token_ends_its_open_notice_stream(make_app, api):
 
 def test_a_seated_players_stream_marks_the_game_watched_and_a_spectators_does_not(api):
     """Issue 23 item 17: the sweeper leaves an idle game alone while a seated player follows
-    it live (service.lobby.watched)."""
+    it live (service.app.lobby.watched)."""
     lobby = api.app.extensions["tablestream"].lobby
     game_id, players = api.table("tally", 1, {"target": 100})
     spectator = api.client.get(f"/v1/games/{game_id}/events/stream", buffered=False)

@@ -16,8 +16,8 @@ import redis
 
 from events.redis_store import RedisEventStore
 from events.store import NewEvent
-from service.config import Config
 from service.http import create_app
+from service.runtime.config import Config
 from tests import unlimited
 from tests.e2e.conftest import free_port
 from tests.service.conftest import Api, games_without_a_log

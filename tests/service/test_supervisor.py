@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from service.supervisor import Child, Supervisor, popen
+from service.runtime.supervisor import Child, Supervisor, popen
 from tests.workers.conftest import wait_for
 
 SLEEPER = [sys.executable, "-c", "import time; time.sleep(600)"]
@@ -158,6 +158,6 @@ def test_a_child_whose_stop_declines_is_left_running_and_serve_exits_1(caplog):
 @pytest.mark.parametrize("status, words", [(-9, "was killed by SIGKILL"),
                                             (3, "exited with status 3")])
 def test_exit_statuses_are_described_in_words(status, words):
-    from service.supervisor import describe_exit
+    from service.runtime.supervisor import describe_exit
 
     assert describe_exit(status) == words

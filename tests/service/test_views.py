@@ -72,7 +72,7 @@ def test_event_pages_follow_from_and_to(api):
 
 
 def test_the_lobby_index_is_a_cache_rebuilt_from_the_logs(api):
-    from service.lobby import ROWS, status_key
+    from service.app.lobby import ROWS, status_key
 
     host = api.player("host")
     game_id = api.create(host, "tally", 3)

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from service import webhooks as webhooks_module
-from service.webhooks import (
+from service.app import webhooks as webhooks_module
+from service.app.webhooks import (
     UNREACHABLE,
     ForbiddenAddress,
     Webhooks,

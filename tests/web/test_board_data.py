@@ -1,5 +1,5 @@
 """The boards' static data (service/web/static/boards/data/*.json) is generated from the games'
-own JSON by service/board_data.py: it must not drift, and the War of the Ring layouts must place
+own JSON by service/web/board_data.py: it must not drift, and the War of the Ring layouts must place
 every region of a scenario in a cell of its own."""
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ import json
 import pytest
 
 from games.wotr.data import REGIONS
-from service import board_data
+from service.web import board_data
 
 
 @pytest.mark.parametrize("game", sorted(board_data.BUILDERS))
 def test_the_served_board_data_matches_the_games_json(game):
     served = (board_data.OUT / f"{game}.json").read_text(encoding="utf-8")
     assert served == board_data.render(game), (
-        f"run `.venv/bin/python -m service.board_data {game}` and commit the file")
+        f"run `.venv/bin/python -m service.web.board_data {game}` and commit the file")
 
 
 @pytest.mark.parametrize("scenario", ["south", "full"])

@@ -23,10 +23,10 @@ from rq import SimpleWorker
 
 import games
 from events.redis_store import RedisEventStore, connect
-from service.application import GameService
-from service.config import Config
+from service.app.application import GameService
+from service.app.lobby import Lobby
 from service.http import create_app
-from service.lobby import Lobby
+from service.runtime.config import Config
 from tests import unlimited
 from workers import jobs
 from workers.scheduling import JobScheduler, queue_connection

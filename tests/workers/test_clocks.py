@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from rq.job import Job, JobStatus
 
-from service.application import NoFollowUps
+from service.app.application import NoFollowUps
 from tests.workers.conftest import wait_for
 from workers import queue_names
 from workers.clocks import ClockLoop

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 import pytest
 from rq.job import Job, JobStatus
 
-from service.application import NoFollowUps
-from service.webhooks import Webhooks
+from service.app.application import NoFollowUps
+from service.app.webhooks import Webhooks
 from tests.workers.conftest import wait_for
 from tests.workers.test_clocks import _clocked_game, _events
 from workers import queue_names
@@ -61,7 +61,7 @@ def test_a_quick_bot_turn_stays_on_the_clocks_queue(service, scheduler):
 
 
 def test_the_due_jobs_of_an_expert_seat_are_marked_for_the_search_queue(service, scheduler):
-    from service.due import due_jobs
+    from service.app.due import due_jobs
 
     game_id, due = _bot_game(service, "expert")
     assert due_jobs(service.projection(game_id)) == [due]

@@ -9,9 +9,9 @@ import time
 import pytest
 from rq import SimpleWorker
 
-from service.config import Config
+from service.app.webhooks import sign
 from service.http import create_app
-from service.webhooks import sign
+from service.runtime.config import Config
 from tests import unlimited
 from tests.service.test_me_and_webhooks import Receiver
 from tests.workers.conftest import wait_for

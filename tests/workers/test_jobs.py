@@ -9,8 +9,8 @@ import pytest
 from rq.job import Job
 
 from events.redis_store import RedisEventStore
-from service.application import GameService
-from service.lobby import Lobby
+from service.app.application import GameService
+from service.app.lobby import Lobby
 from workers import jobs
 from workers.scheduling import job_id
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from service.config import Config
 from service.http import create_app
+from service.runtime.config import Config
 from tests import unlimited
 from tests.workers.push_receiver import Browser, PushService
 from workers import jobs
@@ -134,8 +134,8 @@ def test_a_push_endpoint_whose_name_now_resolves_inside_is_never_contacted(redis
     refused; the record says only that there was no answer (no port-scanner detail)."""
     import socket
 
-    from service import push
-    from service.webhooks import UNREACHABLE
+    from service.app import push
+    from service.app.webhooks import UNREACHABLE
 
     subscriptions = push.PushSubscriptions(redis_client)
     player = f"p_push_{id(subscriptions)}"

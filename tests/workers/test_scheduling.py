@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from events.projector import Projection
-from service.application import GameService
+from service.app.application import GameService
 from workers.scheduling import Due, due_jobs, job_id
 
 

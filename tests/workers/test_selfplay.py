@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from service.cli import main
+from service.clients.cli import main
 from tests.workers.conftest import GAMES
 from workers.selfplay import play_one, selfplay, wilson_interval
 

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 from rq.job import Job, JobStatus
 
-from service.application import NoFollowUps
+from service.app.application import NoFollowUps
 from workers.scheduling import Due, job_id
 from workers.sweeper import Sweeper
 
@@ -166,7 +166,7 @@ def test_a_sweep_reads_only_games_with_an_overdue_job(service, scheduler, monkey
 
 def test_a_game_whose_index_write_was_lost_is_found_by_the_reconcile_pass(service, scheduler,
                                                                          monkeypatch):
-    from service.lobby import DUE
+    from service.app.lobby import DUE
 
     game_id = _bots_only_without_jobs(service)
     # As if the process died between the append and the index write that follows it.
@@ -179,7 +179,7 @@ def test_a_game_whose_index_write_was_lost_is_found_by_the_reconcile_pass(servic
 
 def test_a_finished_game_is_archived_by_the_sweep_once_its_grace_is_over(service, scheduler,
                                                                          drain):
-    from service.lobby import ARCHIVE_DUE
+    from service.app.lobby import ARCHIVE_DUE
 
     service.lobby.archive_delay = 60.0
     game_id = service.create_game("host", "tally", {"target": 20},
@@ -243,7 +243,7 @@ def test_an_idle_game_a_seated_player_follows_live_waits_for_them(service, sched
 
 
 def test_moves_within_the_hour_leave_the_idle_due_score_alone(service, monkeypatch):
-    from service.due import earliest_due, idle_at
+    from service.app.due import earliest_due, idle_at
 
     game_id = _left_by_its_players(service)
     first = idle_at(service.projection(game_id))

@@ -1,5 +1,5 @@
 // The page's service worker (issue 26): it makes the web client an installable app and shows
-// Web Push notices (service/push.py sends {title, body, url, notice}); a tap opens the game.
+// Web Push notices (service/app/push.py sends {title, body, url, notice}); a tap opens the game.
 
 self.addEventListener('install', () => self.skipWaiting());
 // Control the open pages at once, so a tap can take one of them to the game.

@@ -18,7 +18,7 @@ Each subscriber keeps its own position and:
 - renders a batch for its viewer through ``Batch.once``, so a batch is redacted (and a view
   computed) once per seat, spectator or auditor, not once per subscriber: the cache is keyed by
   the viewer, so no subscriber can be handed another seat's rendering. The SSE feed renders to
-  bytes (service/shared_bytes.py), so every subscriber of one viewer writes the very same
+  bytes (service/runtime/shared_bytes.py), so every subscriber of one viewer writes the very same
   object, framed as an HTTP chunk once;
 - never slows the others down: the reader only appends to the ring. A subscriber that falls
   more than ``BACKLOG`` batches behind (a slow client socket) has lost batches from the ring;
@@ -42,7 +42,7 @@ from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from service import metrics
+from service.runtime import metrics
 
 log = logging.getLogger(__name__)
 

@@ -47,10 +47,9 @@ from games.core import (
     Rng,
     Viewer,
 )
-from service import metrics
-from service.catalog import catalog
-from service.due import Due, due_jobs, idle_at
-from service.errors import (
+from service.app.catalog import catalog
+from service.app.due import Due, due_jobs, idle_at
+from service.app.errors import (
     BadRequest,
     Conflict,
     Forbidden,
@@ -58,8 +57,9 @@ from service.errors import (
     RuleViolation,
     StaleVersion,
 )
-from service.history import HistoryMixin
-from service.outcome import Outcome
+from service.app.history import HistoryMixin
+from service.app.outcome import Outcome
+from service.runtime import metrics
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ CACHE_SIZE = 2048
 
 class FollowUps(Protocol):
     """What happens after an append: bot turns and turn clocks (workers issue). ``jobs`` is
-    the projection's ``service.due.due_jobs``, worked out once for them and the due index."""
+    the projection's ``service.app.due.due_jobs``, worked out once for them and the due index."""
 
     def after_append(self, game_id: str, projection: Projection,
                      jobs: list[Due] | None = None) -> None: ...
@@ -96,7 +96,7 @@ class GameService(HistoryMixin):
         self.projector = Projector(store)
         self.followups = followups or NoFollowUps()
         self.lobby = lobby
-        self.inbox = inbox  # players' notices and webhooks (service.inbox), or None
+        self.inbox = inbox  # players' notices and webhooks (service.app.inbox), or None
         self.clock = clock
         self.seed_factory = seed_factory  # tests fix it to make whole games reproducible
         self._cache: OrderedDict[str, Projection] = OrderedDict()
@@ -289,7 +289,7 @@ class GameService(HistoryMixin):
                       **({"think_ms": s["think_ms"]} if s.get("think_ms") else {})}
                      for s in seats]
         if self.lobby is not None:
-            # Indexed before it exists (service/lobby.py): never in no index at all. Should the
+            # Indexed before it exists (service/app/lobby.py): never in no index at all. Should the
             # create below fail, the reconcile pass drops the entry (the game is not found).
             self._best_effort("lobby index", game_id, self.lobby.register, game_id, game_name,
                               self.clock() * 1000)
@@ -297,7 +297,7 @@ class GameService(HistoryMixin):
             "game": game_name, "rules_version": game.rules_version, "options": loaded,
             "seats": seats_out, "creator": player_id,
             "seed_sha256": hashlib.sha256(seed.encode()).hexdigest(),
-            **({"rated": True} if rated else {})})]  # service/ratings.py: rated games count
+            **({"rated": True} if rated else {})})]  # service/app/ratings.py: rated games count
         humans = [i for i, s in enumerate(seats) if s["kind"] == "human"]
         if join and humans:
             events.append(NewEvent("seat_joined", {"seat": humans[0], "player": player_id}))
@@ -526,7 +526,7 @@ class GameService(HistoryMixin):
         return self._once(game_id, command_id, attempt, retries)
 
     def hand_idle_game_to_bots(self, game_id: str, now: float | None = None) -> Outcome | None:
-        """An idle game (service.due.idle_at: nothing happened for a day) has its human seats
+        """An idle game (service.app.due.idle_at: nothing happened for a day) has its human seats
         handed to bots, as events, so it finishes rather than stays running for ever (issue 23
         item 17); a player takes their seat back by sending any command. None when the game
         is not idle (any event since, or already handed over)."""
@@ -675,7 +675,7 @@ class GameService(HistoryMixin):
             projection = self._after(game_id, result.first_version - 1, appended)
         # The append is committed: what follows is best effort and must not turn the move's
         # success into an error (issue 9 item 6). The indexes are a cache of the log that the
-        # sweeper's reconcile pass repairs (service/lobby.py); bots and clocks are re-issued
+        # sweeper's reconcile pass repairs (service/app/lobby.py); bots and clocks are re-issued
         # by the sweeper if this fails.
         # What the game now waits for, worked out once for the due index and the jobs.
         try:

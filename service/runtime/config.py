@@ -36,7 +36,7 @@ class Config:
     unlisted_games: bool = False  # games kept for tests and benchmarks (tally) over HTTP
     test_options: bool = False  # test-only game options (Mag Blast's stacked deal) over HTTP
     webhook_allow_http: bool = False  # http:// and private addresses (local receivers, tests)
-    webhook_retry_seconds: tuple[int, ...] = ()  # () = service.webhooks.RETRY_INTERVALS
+    webhook_retry_seconds: tuple[int, ...] = ()  # () = service.app.webhooks.RETRY_INTERVALS
     max_body_bytes: int = 64 * 1024  # larger request bodies are refused (413) unread
     # One player cannot slow down another (issue 23; 0 turns a limit off). Live streams open at
     # once: per address without a token and per player (fleet-wide, in Redis), and per API
@@ -47,7 +47,7 @@ class Config:
     streams_per_process: int = WORKER_CONNECTIONS - 200
     anonymous_streams_per_process: int = WORKER_CONNECTIONS // 2
     # Reads by cost (1 unit + 1 per event a read returns or folds), per second and burst: per
-    # address without a token, per signed-in player (service/http/limiter.py, ReadBudget).
+    # address without a token, per signed-in player (service/app/limiter.py, ReadBudget).
     read_units_per_second: int = 1000
     read_units_burst: int = 3000
     player_read_units_per_second: int = 2000

@@ -18,8 +18,8 @@ from events.projector import (
 )
 from events.store import NewEvent, StoredEvent
 from games.core import AUDITOR, Viewer
-from service.errors import Conflict, Forbidden, NotFound, RuleViolation
-from service.outcome import Outcome
+from service.app.errors import Conflict, Forbidden, NotFound, RuleViolation
+from service.app.outcome import Outcome
 
 log = logging.getLogger(__name__)
 

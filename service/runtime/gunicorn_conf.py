@@ -6,8 +6,8 @@ import os
 from typing import Any
 
 # gunicorn's own limits (its defaults, stated): a longer request line is 414, a longer header
-# or more headers 431, answered before the app sees the request by service.gunicorn_worker in
-# problem+json. No URL or header of the API comes near them.
+# or more headers 431, answered before the app sees the request by
+# service.runtime.gunicorn_worker in problem+json. No URL or header of the API comes near them.
 limit_request_line = 4094
 limit_request_field_size = 8190
 limit_request_fields = 100

@@ -20,9 +20,9 @@ import orjson
 from events.projector import Projection
 from events.redis_store import MAX_BLOCK_MS, blocking_client
 from events.store import Outbox, StoredEvent
-from service.errors import NotFound
-from service.lobby import player_key
-from service.paging import encode_cursor, page_by_key
+from service.app.errors import NotFound
+from service.app.lobby import player_key
+from service.app.paging import encode_cursor, page_by_key
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +109,7 @@ class Inbox:
                  push: Any = None):
         self.redis = client
         self.webhooks = webhooks
-        self.push = push  # Web Push subscriptions (service.push), or None
+        self.push = push  # Web Push subscriptions (service.app.push), or None
         # XREAD BLOCK outlasts the ordinary commands' socket timeout and would park one of
         # their pooled connections per open stream: blocking reads get a client of their own.
         self._blocking = blocking
@@ -240,8 +240,8 @@ def _text(value: Any) -> str:
 
 def build_inbox(client: Any, followups: Any, config: Any, blocking: Any = None) -> Inbox:
     """The inbox with webhooks delivered through ``followups``'s queue (none without one)."""
-    from service.push import PushSubscriptions
-    from service.webhooks import Webhooks
+    from service.app.push import PushSubscriptions
+    from service.app.webhooks import Webhooks
 
     enqueue = getattr(followups, "enqueue_webhook", None)
     intervals = config.webhook_retry_seconds or None
@@ -263,7 +263,7 @@ def my_games(service: Any, player_id: str, which: str = "all", limit: int = 100,
     """A page of the player's games with their seat and, when it is theirs to act, the prompt
     and its deadline; ``my_turn`` lists the soonest deadline first.
 
-    Reads the player's game indexes (service/lobby.py), never every game they ever played:
+    Reads the player's game indexes (service/app/lobby.py), never every game they ever played:
     ``finished`` pages through their finished games, ``open``/``running``/``my_turn`` look at
     their active games only, ``all`` lists active games before finished ones.
     """

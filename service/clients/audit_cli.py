@@ -1,7 +1,7 @@
 """``tablestream audit verify FILE``: check an exported transcript offline (no server, no Redis).
 
-This module imports only click, ``events.audit`` and the rules, so ``python -m service.audit_cli
-verify FILE`` runs anywhere the package is installed.
+This module imports only click, ``events.audit`` and the rules, so ``python -m
+service.clients.audit_cli verify FILE`` runs anywhere the package is installed.
 """
 
 from __future__ import annotations

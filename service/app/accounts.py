@@ -11,7 +11,7 @@ from typing import Any
 
 import redis
 
-from service.errors import BadRequest, NotFound, Unauthorized
+from service.app.errors import BadRequest, NotFound, Unauthorized
 
 ROLES = frozenset({"auditor"})
 

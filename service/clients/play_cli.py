@@ -1,6 +1,6 @@
 """``tablestream play``: a terminal client for a running server, using only its REST API.
 
-It knows no rules: it shows the table in words (service/play_text.py), tells what the others
+It knows no rules: it shows the table in words (service/clients/play_text.py), tells what the others
 did since your last look, and numbers the legal commands the server lists, each explained; the
 player picks one by number (Enter picks the first). Standard library only.
 """
@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from service import play_text
+from service.clients import play_text
 
 
 def default_server() -> str:

@@ -22,8 +22,8 @@ from gunicorn.http import wsgi
 from gunicorn.workers import ggevent
 from gunicorn.workers.ggevent import GeventWorker
 
-from service.problems import HTTP_CODES, PROBLEM_JSON, PROBLEM_TYPE
-from service.shared_bytes import SharedBytes, chunk
+from service.runtime.problems import HTTP_CODES, PROBLEM_JSON, PROBLEM_TYPE
+from service.runtime.shared_bytes import SharedBytes, chunk
 
 
 def problem_bytes(status: int, reason: str, detail: str) -> bytes:

@@ -36,7 +36,7 @@ SETTLE_SECONDS = 5.0  # a game is folded this long after it finished: index writ
 HISTORY = 200  # points of a player's rating history kept per title
 BATCH = 500
 
-FINISHED_INDEX = "games:finished"  # service.lobby.status_key("finished")
+FINISHED_INDEX = "games:finished"  # service.app.lobby.status_key("finished")
 
 
 
@@ -178,7 +178,7 @@ class Ratings:
         """Fold every rated game finished at least SETTLE_SECONDS ago and not counted yet, in
         the order they finished; how many it counted. Safe to run twice or at once.
 
-        It reads the finished-games index (service.lobby) from where its last run stopped, less
+        It reads the finished-games index (service.app.lobby) from where its last run stopped, less
         SETTLE_SECONDS in case an index write landed late, so a run costs the games finished
         since, not all games."""
         now_ms = time.time() * 1000 if now_ms is None else now_ms

@@ -6,7 +6,7 @@ from typing import Any
 
 from games import REGISTRY, UNLISTED
 from games.core import Game
-from service.json_schema import json_schema, options_json_schema
+from service.app.json_schema import json_schema, options_json_schema
 
 
 def catalog() -> list[dict[str, Any]]:

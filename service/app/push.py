@@ -1,7 +1,7 @@
 """Web Push (issue 26): a player's browsers and apps told of their notices through their push
 services (RFC 8030), each message encrypted to the subscription's keys (RFC 8291,
 ``aes128gcm``) and signed with the server's VAPID key (RFC 8292), by an RQ job that retries
-with backoff, as webhooks are (service/webhooks.py). A push service that answers 404 or 410
+with backoff, as webhooks are (service/app/webhooks.py). A push service that answers 404 or 410
 says the subscription is gone: it is dropped.
 
 The VAPID key pair is made once and kept in Redis (``push:vapid``) for every process, unless
@@ -21,8 +21,8 @@ from urllib.parse import urlparse
 
 import requests
 
-from service.errors import BadRequest, NotFound
-from service.webhooks import UNREACHABLE, names_internal_host, resolve, schedule_retry
+from service.app.errors import BadRequest, NotFound
+from service.app.webhooks import UNREACHABLE, names_internal_host, resolve, schedule_retry
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from service.errors import BadRequest, RateLimited
+from service.app.errors import BadRequest, RateLimited
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 
 A batch of events reaches every SSE subscriber of a game that shares a viewer (every spectator,
 say) as the same text. ``SharedBytes`` is that text, encoded once; the gevent worker
-(service/gunicorn_worker.py) frames it as an HTTP/1.1 chunk once, on the first stream it is
+(service/runtime/gunicorn_worker.py) frames it as an HTTP/1.1 chunk once, on the first stream it is
 written to, and writes the same framed bytes to the others. Dependency-free: the worker imports
 it before gevent patches the process.
 """

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 import click
 
 # gevent, answering gunicorn's own refusals (414, 431, 400) in problem+json like the app does.
-WORKER_CLASS = "service.gunicorn_worker.ProblemGeventWorker"
+WORKER_CLASS = "service.runtime.gunicorn_worker.ProblemGeventWorker"
 
 if TYPE_CHECKING:
-    from service.supervisor import Child
+    from service.runtime.supervisor import Child
 
 
 @click.group()
@@ -46,9 +46,9 @@ def serve(host: str, port: int, web_workers: int, job_workers: int, search_worke
 
     A process that dies is restarted (with backoff) while the others keep serving; `serve` exits
     with status 1 when one cannot be kept up, or when it leaves the embedded Redis running
-    because that could not write its append-only file (service/supervisor.py)."""
-    from service.config import WORKER_CONNECTIONS
-    from service.supervisor import Child, Supervisor, popen
+    because that could not write its append-only file (service/runtime/supervisor.py)."""
+    from service.runtime.config import WORKER_CONNECTIONS
+    from service.runtime.supervisor import Child, Supervisor, popen
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     env = dict(os.environ)
@@ -66,7 +66,7 @@ def serve(host: str, port: int, web_workers: int, job_workers: int, search_worke
                 "--graceful-timeout", "5", "--log-level", "warning",
                 # Its heartbeat files too (gunicorn's advice: a tmpfs, never a disk).
                 *(["--worker-tmp-dir", str(metrics_dir)] if metrics_dir else []),
-                "--config", "python:service.gunicorn_conf", "service.wsgi:app"]
+                "--config", "python:service.runtime.gunicorn_conf", "service.runtime.wsgi:app"]
     children.append(Child("api (gunicorn)", lambda: popen(gunicorn, env)))
     if job_workers > 0 and _has_workers():
         # One kind of work never waits behind another (issue 23 items 6 and 7): clocks and
@@ -103,7 +103,7 @@ def serve(host: str, port: int, web_workers: int, job_workers: int, search_worke
 def _worker_child(role: str, number: int, env: dict[str, str]) -> Child:
     """A supervised ``python -m workers`` of ``role``, with its clock loop (each role's
     scheduled jobs: clocks, webhook retries)."""
-    from service.supervisor import Child, popen
+    from service.runtime.supervisor import Child, popen
 
     argv = [sys.executable, "-m", "workers", "--with-scheduler", "--role", role]
     name = "job worker" if role == "clocks" else f"{role} worker"
@@ -117,7 +117,7 @@ def _embedded_redis_child(env: dict[str, str]) -> Child:
     import atexit
 
     from events import embedded_redis
-    from service.supervisor import Child
+    from service.runtime.supervisor import Child
 
     servers = [embedded_redis.start()]
     # The supervisor stops it (or says why it will not): not again at exit, which would only
@@ -224,7 +224,7 @@ def create_player(name: str, roles: tuple[str, ...]) -> None:
     """Create a player on $REDIS_URL (or the embedded server) and print its bearer token."""
     from events.embedded_redis import redis_url
     from events.redis_store import connect
-    from service.accounts import Accounts
+    from service.app.accounts import Accounts
 
     found, token = Accounts(connect(redis_url())).create(name, list(roles))
     click.echo(f"{found['id']} {token}")
@@ -232,14 +232,14 @@ def create_player(name: str, roles: tuple[str, ...]) -> None:
 
 @main.group()
 def ratings() -> None:
-    """The ratings projection (service/ratings.py)."""
+    """The ratings projection (service/app/ratings.py)."""
 
 
 @ratings.command("rebuild")
 def rebuild_ratings() -> None:
     """Compute every rating again from the game streams on $REDIS_URL (or the embedded
     server), in the order the games finished; prints how many rated games count."""
-    from service.ratings import Ratings
+    from service.app.ratings import Ratings
     from workers.jobs import service
 
     game_service = service()
@@ -251,7 +251,7 @@ def rebuild_ratings() -> None:
               show_default=True)
 def openapi(output: str) -> None:
     """Write the OpenAPI document generated from the code."""
-    from service.openapi import openapi_yaml
+    from service.http.openapi import openapi_yaml
 
     with click.open_file(output, "w") as handle:
         handle.write(openapi_yaml())
@@ -262,11 +262,11 @@ from workers.cli import selfplay, worker  # noqa: E402  (workers' commands join 
 main.add_command(worker)
 main.add_command(selfplay)
 
-from service.audit_cli import audit  # noqa: E402  (offline: imports no Redis or Flask)
+from service.clients.audit_cli import audit  # noqa: E402  (offline: imports no Redis or Flask)
 
 main.add_command(audit)
 
-from service.play_cli import play  # noqa: E402  (standard library only)
+from service.clients.play_cli import play  # noqa: E402  (standard library only)
 
 main.add_command(play)
 

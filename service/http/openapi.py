@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import yaml
 
-from service.config import Config
+from service.runtime.config import Config
 
 
 def openapi_dict() -> dict:

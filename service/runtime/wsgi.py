@@ -1,4 +1,4 @@
-"""The WSGI entry point gunicorn serves: ``service.wsgi:app``."""
+"""The WSGI entry point gunicorn serves: ``service.runtime.wsgi:app``."""
 
 import gc
 

@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from service.errors import BadRequest
+from service.app.errors import BadRequest
 
 T = TypeVar("T")
 

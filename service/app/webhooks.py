@@ -24,8 +24,8 @@ import time
 from typing import Any
 from urllib.parse import urlparse
 
-from service.errors import BadRequest, NotFound
-from service.inbox import KINDS
+from service.app.errors import BadRequest, NotFound
+from service.app.inbox import KINDS
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 The boards (``service/web/static/boards/*.js``) name ships, cards and regions and draw the War of
 the Ring map; the API's views carry only ids. These files hold nothing hidden: the printed cards
 and the printed map, as in ``games/*/cards.json`` and ``games/wotr/map.json``, which stay the one
-source (``python -m service.board_data`` rewrites the files; a test fails when they drift).
+source (``python -m service.web.board_data`` rewrites the files; a test fails when they drift).
 
 The map has no coordinates, so the boards get a schematic layout: the 30 regions of the ``south``
 scenario on a hand-made grid (``board_layout.json``, rough geography: west to east, north to
@@ -23,7 +23,7 @@ from games.magblast import data as mb
 from games.wotr import data as wd
 
 HERE = Path(__file__).parent
-OUT = HERE / "web" / "static" / "boards" / "data"
+OUT = HERE / "static" / "boards" / "data"
 LAYOUT = HERE / "board_layout.json"
 # The least distance, in cells, between two regions' centres on one row or one column: wotr.js
 # draws a region 56x58 units in a cell of 60x66.

@@ -39,7 +39,7 @@ from typing import Any
 from events.projector import Projection, is_platform_event
 from events.store import StoredEvent
 from games import REGISTRY
-from service.due import Due, earliest_due
+from service.app.due import Due, earliest_due
 
 ROWS = "games:rows"
 DUE = "games:due"
@@ -49,7 +49,7 @@ STATUSES = ("open", "running", "finished")
 ACTIVE = ("open", "running")
 
 # How long a finished game stays live before it is archived: disputes are appended to its log
-# until then (service.history.dispute), and after it answer 409 game_archived.
+# until then (service.app.history.dispute), and after it answer 409 game_archived.
 ARCHIVE_AFTER_ENV = "TABLESTREAM_ARCHIVE_AFTER_SECONDS"
 ARCHIVE_AFTER = 15 * 60.0
 _DUE_CACHE_SIZE = 10_000
@@ -58,7 +58,7 @@ log = logging.getLogger(__name__)
 
 
 # A seated player's live stream of a game marks it watched for this long, renewed while open:
-# the sweeper does not hand a watched game's seats to bots (service/due.py, idle games).
+# the sweeper does not hand a watched game's seats to bots (service/app/due.py, idle games).
 WATCH_SECONDS = 120.0
 
 
@@ -337,7 +337,7 @@ class Lobby:
                 indexed: tuple[dict[str, Any] | None, float | None] | None = None) -> bool:
         """Index one game from its log unless what is ``indexed`` of it (its row and due
         score, when the caller read them) is right already; False when it cannot be read."""
-        from service.errors import NotFound
+        from service.app.errors import NotFound
 
         try:
             projection = service.projection(game_id)

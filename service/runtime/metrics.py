@@ -45,7 +45,7 @@ SSE_CONNECTIONS = Gauge("tablestream_sse_connections", "Open live event streams"
                         multiprocess_mode="livesum")
 SSE_FEEDS = Gauge("tablestream_sse_feeds",
                   "Streams (a game's log, a player's notices) followed for live subscribers, "
-                  "each with one blocking Redis read per process (service.fanout)",
+                  "each with one blocking Redis read per process (service.runtime.fanout)",
                   multiprocess_mode="livesum")
 
 

@@ -1,6 +1,6 @@
 """What a running game waits for, and when (DESIGN.md, Workers): bot turns, turn clocks, their
 warnings and takeback lapses. Pure over a projection: the job scheduler (workers/scheduling.py)
-issues these, and the lobby keeps each game's earliest one in the due index (service/lobby.py)
+issues these, and the lobby keeps each game's earliest one in the due index (service/app/lobby.py)
 that the sweeper reads instead of every game.
 
 The index also holds when a game would fall idle (issue 23 item 17): a running game with human

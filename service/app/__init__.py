@@ -1,0 +1,1 @@
+"""The use cases: games, history, lobby, inbox, accounts, ratings, webhooks and pushes."""

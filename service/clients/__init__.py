@@ -1,0 +1,1 @@
+"""Command-line clients: the tablestream command, the terminal player, audit."""

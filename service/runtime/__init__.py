@@ -1,0 +1,1 @@
+"""Running the service: configuration, processes, supervision, health and metrics."""

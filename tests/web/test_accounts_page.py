@@ -5,9 +5,11 @@ key; the page is opened at localhost, the relying party id (an IP address cannot
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 
 import pytest
+import redis
 
 from tests.web.conftest import PHONE
 from tests.web.driving import create_game, sign_in
@@ -109,6 +111,32 @@ def test_a_newcomer_signs_up_with_a_password_and_logs_back_in(local_page):
     page.get_by_role("button", name="Log in with password").click()
     signed_in_as(page, name)
     assert game_id in my_game_ids(page)
+
+
+def test_an_open_game_keeps_its_live_stream_when_the_access_token_runs_out(local_page,
+                                                                           redis_url):
+    """The stream re-checks its token and ends when it ran out (issue 23 item 10); the page
+    trades its refresh token for a new pair and opens the stream again with the new token."""
+    page, name = local_page, handle()
+    page.goto("/")
+    page.get_by_label("Choose a handle").fill(name)
+    page.get_by_label("Password (or use a passkey)").fill("a long walk to the lighthouse")
+    page.get_by_role("button", name="Create account with password").click()
+    signed_in_as(page, name)
+    game_id = create_game(page, "loot", ["bot:basic"])
+    old = page.evaluate("localStorage.getItem('tablestream.token')")
+    stream = f"/games/{game_id}/events/stream"
+
+    def reopened(request) -> bool:
+        return stream in request.url and old not in request.url
+
+    # As if its 15 minutes were up: Redis forgets the access token.
+    with page.expect_request(reopened, timeout=60_000):
+        redis.Redis.from_url(redis_url).delete(
+            "tokens:" + hashlib.sha256(old.encode()).hexdigest())
+    new = page.evaluate("localStorage.getItem('tablestream.token')")
+    assert new != old and new in page.evaluate("localStorage.getItem('tablestream.token')")
+    signed_in_as(page, name)
 
 
 def test_a_guest_keeps_their_games_by_creating_an_account(local_page):

@@ -203,7 +203,38 @@ function followNotices(refresh) {
     pending = setTimeout(refresh, 300); // one redraw for a burst of notices
   };
   for (const kind of NOTICES) source.addEventListener(kind, later);
+  reopenWhenRefused(source, () => state.notices === source, () => {
+    state.notices = null;
+    followNotices(refresh);
+  });
   state.notices = source;
+}
+
+// A stream keeps checking the token it was opened with, and an account's access token lives
+// minutes: when it runs out the server ends the stream and refuses the browser's reconnection
+// (401), which leaves the EventSource closed for good. Then trade the refresh token for a new
+// pair (any API call does it on a 401) and open the stream again with the new token, waiting
+// longer after each refusal in a row so that a stream refused for another reason (too many
+// streams) does not knock in a loop.
+const REOPEN_FIRST_MS = 500;
+const REOPEN_MAX_MS = 30000;
+
+function reopenWhenRefused(source, stillWanted, reopen) {
+  source.addEventListener('open', () => { state.reopenWait = REOPEN_FIRST_MS; });
+  source.addEventListener('error', () => {
+    if (source.readyState !== EventSource.CLOSED || !stillWanted()) return;
+    const wait = state.reopenWait || REOPEN_FIRST_MS;
+    state.reopenWait = Math.min(2 * wait, REOPEN_MAX_MS);
+    setTimeout(async () => {
+      if (!stillWanted()) return;
+      try {
+        await api('GET', '/me');
+      } catch (error) {
+        if (error.status === 401) return; // signed out for good: the page says so elsewhere
+      }
+      if (stillWanted()) reopen();
+    }, wait);
+  });
 }
 
 function closeNotices() {
@@ -465,6 +496,8 @@ function follow(table) {
   source.addEventListener('error', () => {
     if (table.game && table.game.status === 'finished') source.close();
   });
+  reopenWhenRefused(source, () => !table.closed && table.source === source
+    && !(table.game && table.game.status === 'finished'), () => follow(table));
 }
 
 // A stream that went quiet (a proxy dropped it, the laptop slept) must not freeze the table:

@@ -16,6 +16,8 @@ from tests.web.driving import create_game, sign_in
 
 pytestmark = pytest.mark.e2e
 
+PASSWORD = "a long walk to the lighthouse"
+
 
 @pytest.fixture
 def local_page(browser, site):
@@ -53,6 +55,14 @@ def signed_in_as(page, name: str) -> None:
 def sign_out(page) -> None:
     page.get_by_role("button", name="Sign out").click()
     page.get_by_label("Your name").wait_for()
+
+
+def sign_up_with_password(page, name: str) -> None:
+    page.goto("/")
+    page.get_by_label("Choose a handle").fill(name)
+    page.get_by_label("Password (or use a passkey)").fill(PASSWORD)
+    page.get_by_role("button", name="Create account with password").click()
+    signed_in_as(page, name)
 
 
 def my_game_ids(page) -> list[str]:
@@ -99,15 +109,11 @@ def test_a_newcomer_signs_up_with_a_passkey_signs_out_and_back_in_and_finds_thei
 
 def test_a_newcomer_signs_up_with_a_password_and_logs_back_in(local_page):
     page, name = local_page, handle()
-    page.goto("/")
-    page.get_by_label("Choose a handle").fill(name)
-    page.get_by_label("Password (or use a passkey)").fill("a long walk to the lighthouse")
-    page.get_by_role("button", name="Create account with password").click()
-    signed_in_as(page, name)
+    sign_up_with_password(page, name)
     game_id = create_game(page, "loot", ["bot:basic"])
     sign_out(page)
     page.get_by_label("Handle", exact=True).fill(name.upper())
-    page.get_by_label("Password", exact=True).fill("a long walk to the lighthouse")
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
     page.get_by_role("button", name="Log in with password").click()
     signed_in_as(page, name)
     assert game_id in my_game_ids(page)
@@ -118,11 +124,7 @@ def test_an_open_game_keeps_its_live_stream_when_the_access_token_runs_out(local
     """The stream re-checks its token and ends when it ran out (issue 23 item 10); the page
     trades its refresh token for a new pair and opens the stream again with the new token."""
     page, name = local_page, handle()
-    page.goto("/")
-    page.get_by_label("Choose a handle").fill(name)
-    page.get_by_label("Password (or use a passkey)").fill("a long walk to the lighthouse")
-    page.get_by_role("button", name="Create account with password").click()
-    signed_in_as(page, name)
+    sign_up_with_password(page, name)
     game_id = create_game(page, "loot", ["bot:basic"])
     old = page.evaluate("localStorage.getItem('tablestream.token')")
     stream = f"/games/{game_id}/events/stream"
@@ -160,11 +162,7 @@ def test_a_rated_game_shows_on_the_profile_chart_once_the_workers_fold_it(local_
     from tests.web.driving import play_to_end
 
     page, name = local_page, handle()
-    page.goto("/")
-    page.get_by_label("Choose a handle").fill(name)
-    page.get_by_label("Password (or use a passkey)").fill("a long walk to the lighthouse")
-    page.get_by_role("button", name="Create account with password").click()
-    signed_in_as(page, name)
+    sign_up_with_password(page, name)
     page.get_by_label("Game", exact=True).select_option("faker_blue")
     page.get_by_label("Players").select_option("2")
     page.get_by_label("Seat 2").select_option("bot:random")

@@ -590,6 +590,9 @@ function drawBoard(table, body, seat, legal) {
   const ctx = {
     game: body, view: body.view, seat: seat === undefined ? null : seat, legal: legal || [],
     send: (command) => send(table, command), names: names(body), el,
+    // A thing chosen on the board ({card: id}) narrows the moves to those naming it; null
+    // chooses nothing again. picked: what is chosen now (top-level fields, values as sent).
+    picked: table.replay ? {} : boardPicked(table), pick: (fields) => pickOnBoard(table, fields),
   };
   const holder = el('div', { class: `board-${body.game}` });
   root.append(holder);
@@ -637,11 +640,57 @@ function labelOf(table, command, view) {
   return commandLabel(command);
 }
 
+// What was chosen on the board for this version of the game (a tap on a card): {} if nothing.
+function boardPicked(table) {
+  const pick = table.boardPick;
+  return pick && table.game && pick.version === table.game.version ? pick.fields : {};
+}
+
+// Whether a command names everything chosen on the board.
+function namesPicked(command, picked) {
+  return Object.entries(picked).every(([key, value]) => key in command
+    && JSON.stringify(command[key]) === JSON.stringify(value));
+}
+
+// A tap on the board chooses a thing (fields), or nothing again (null): the board shows it
+// chosen, the moves panel (in view on every screen) offers only what can be done with it, and
+// the keyboard goes on there.
+function pickOnBoard(table, fields) {
+  const body = table.game;
+  const legal = body.legal_commands || [];
+  const valid = fields && Object.keys(fields).length && legal.some((c) => namesPicked(c, fields));
+  table.boardPick = valid ? { version: body.version, fields } : null;
+  table.choosing = null; // the panel's own steps start again from what the board chose
+  drawBoard(table, body, body.you, legal);
+  drawMoves(table);
+  const first = valid && table.parts.moves.querySelector('button.cmd:not([disabled])');
+  if (first) first.focus({ preventScroll: true });
+}
+
+function choiceText(table, path, value) {
+  const board = table.module || {};
+  if (board.choiceLabel) {
+    try {
+      const text = board.choiceLabel(path, value, table.game.view, names(table.game));
+      if (text) return text;
+    } catch (error) { console.error(error); }
+  }
+  return defaultChoiceLabel(path, value);
+}
+
 function drawMoves(table) {
   const body = table.game;
   const root = clear(table.parts.moves);
   root.append(el('h2', { id: 'moves-h' }, 'Your moves'));
-  const legal = body.legal_commands || [];
+  let legal = body.legal_commands || [];
+  const picked = table.replay ? {} : boardPicked(table);
+  if (Object.keys(picked).length && legal.some((c) => namesPicked(c, picked))) {
+    legal = legal.filter((c) => namesPicked(c, picked));
+    root.append(el('p', { class: 'chooser-picked board-picked' },
+      Object.entries(picked).map(([path, value]) => choiceText(table, path, value)).join(' · '),
+      ' ', el('button', { type: 'button', class: 'link', dataset: { key: 'board-pick-reset' },
+        onclick: () => pickOnBoard(table, null) }, 'Start over')));
+  }
   // A finished game has no moves: the panel goes rather than stay pinned saying so.
   root.hidden = body.status === 'finished' && !table.replay;
   if (table.replay) root.append(el('p', {}, 'Replaying: go back to live to play.'));
@@ -668,18 +717,9 @@ function drawMoves(table) {
 // lasts until the game moves on.
 function movesChooser(table, group, button) {
   const body = table.game;
-  const board = table.module || {};
   const key = `${body.version}:${group[0].type}`;
   if (!table.choosing || table.choosing.key !== key) table.choosing = { key, picked: {} };
-  const label = (path, value) => {
-    if (board.choiceLabel) {
-      try {
-        const text = board.choiceLabel(path, value, body.view, names(body));
-        if (text) return text;
-      } catch (error) { console.error(error); }
-    }
-    return defaultChoiceLabel(path, value);
-  };
+  const label = (path, value) => choiceText(table, path, value);
   return chooser(group, table.choosing.picked, {
     title: words(group[0].type).replace(/^./, (c) => c.toUpperCase()),
     makeButton: button,

@@ -132,10 +132,11 @@ function renderWho() {
   clear(who);
   if (state.me) {
     const handle = state.account && state.account.handle;
-    who.append(el('span', { class: 'me' }, `Signed in as ${state.me.name}`), ' ',
+    // dom.js's append, which skips nulls (the DOM's own writes them as "null").
+    append(who, [el('span', { class: 'me' }, `Signed in as ${state.me.name}`), ' ',
       handle ? el('a', { class: 'link', href: `#/players/${encodeURIComponent(handle)}` },
         'Profile') : null, handle ? ' ' : null,
-      el('button', { type: 'button', class: 'link', onclick: signOut }, 'Sign out'));
+      el('button', { type: 'button', class: 'link', onclick: signOut }, 'Sign out')]);
   }
 }
 

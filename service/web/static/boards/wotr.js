@@ -101,6 +101,20 @@ export function label(c, view) {
   }
 }
 
+// The shell's moves panel offers these step by step (choices.js) rather than one button per
+// move (issue 27 item 4): from where, to where, with which die; a muster die's recruits.
+export const narrowed = ["move", "second_move", "attack", "muster"];
+
+export function choiceLabel(path, value) {
+  switch (path) {
+    case "die": return `${FACE[value] || value} die`;
+    case "from": return `From ${value}`;
+    case "to": return `To ${value}`;
+    case "recruits": return `Recruit ${(value || []).map(recruitText).join(" and ")}`;
+    default: return null;
+  }
+}
+
 // What a command names on the board; the choices with nothing to click become `cmd:` buttons.
 function tokensOf(c) {
   if (isFigureChoice(c)) return [`figures:${JSON.stringify(c)}`];  // the figure chooser's

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from tests.web.board_clicks import api_get, token
-from tests.web.conftest import PHONE
+from tests.web.conftest import PHONE, SCREENSHOTS
 from tests.web.driving import MOVES, WAIT_MS, create_game, in_view, play_to_end, sign_in
 from tests.web.test_screens import axe_violations
 
@@ -74,12 +74,14 @@ def test_a_faker_blue_turn_is_played_by_tapping_a_card_on_the_board(page, site):
     # The card shows chosen, alone; the panel says so and asks only about it, in view.
     assert page.locator(CHOSEN).count() == 1
     assert page.locator(CHOSEN).locator(".card-name").inner_text() == name
-    assert page.locator("#commands .board-picked").inner_text().startswith(f"Card: {name}")
+    assert page.locator("#commands .chooser-picked").inner_text().startswith(f"Card: {name}")
     assert in_view(page, page.locator(f"{STEPS}, {READY}").first)
     assert not any(text.startswith("Card: ") for text in page.locator(STEPS).all_inner_texts())
     assert "Take the hit (no defence)" not in page.locator(READY).all_inner_texts()
     violations = axe_violations(page)
     assert violations == [], json.dumps(violations, indent=1)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENSHOTS / "faker_blue-card-chosen-phone.png")
 
     # Answer the panel's questions (what to call it, at whom) until one move is left: send it.
     while page.locator(STEPS).count():
@@ -115,7 +117,7 @@ def test_a_card_is_chosen_unchosen_and_played_with_the_keyboard_alone(page, site
     page.locator(f"[data-key='{key}']").focus()
     page.keyboard.press("Space")
     assert page.locator(CHOSEN).count() == 0
-    assert page.locator("#commands .board-picked").count() == 0
+    assert page.locator("#commands .chooser-picked").count() == 0
     assert page.locator(f"{MOVES}").all_inner_texts() == all_moves
 
     # Chosen again, then Enter on the focused answer, step after step, sends a move.

@@ -684,14 +684,16 @@ function drawMoves(table) {
   const root = clear(table.parts.moves);
   root.append(el('h2', { id: 'moves-h' }, 'Your moves'));
   let legal = body.legal_commands || [];
+  // What was chosen on the board, said once: by the one chooser left, or on a line of its own.
   const picked = table.replay ? {} : boardPicked(table);
+  let chosen = [];
   if (Object.keys(picked).length && legal.some((c) => namesPicked(c, picked))) {
     legal = legal.filter((c) => namesPicked(c, picked));
-    root.append(el('p', { class: 'chooser-picked board-picked' },
-      Object.entries(picked).map(([path, value]) => choiceText(table, path, value)).join(' · '),
-      ' ', el('button', { type: 'button', class: 'link', dataset: { key: 'board-pick-reset' },
-        onclick: () => pickOnBoard(table, null) }, 'Start over')));
+    chosen = Object.entries(picked).map(([path, value]) => choiceText(table, path, value));
   }
+  const chosenLine = () => el('p', { class: 'chooser-picked board-picked' }, chosen.join(' · '),
+    ' ', el('button', { type: 'button', class: 'link', dataset: { key: 'board-pick-reset' },
+      onclick: () => pickOnBoard(table, null) }, 'Start over'));
   // A finished game has no moves: the panel goes rather than stay pinned saying so.
   root.hidden = body.status === 'finished' && !table.replay;
   if (table.replay) root.append(el('p', {}, 'Replaying: go back to live to play.'));
@@ -709,14 +711,18 @@ function drawMoves(table) {
     };
     const board = table.module || {};
     const { flat, groups } = splitMoves(legal, board.narrowed);
+    const oneChooser = groups.length === 1 && !flat.length;
+    if (chosen.length && !oneChooser) root.append(chosenLine());
     if (flat.length) root.append(el('div', { class: 'command-list' }, flat.map(button)));
-    for (const group of groups) root.append(movesChooser(table, group, button));
+    for (const group of groups) {
+      root.append(movesChooser(table, group, button, oneChooser ? chosen : []));
+    }
   }
 }
 
 // A long list of one kind of move, chosen step by step (choices.js); what was chosen so far
 // lasts until the game moves on.
-function movesChooser(table, group, button) {
+function movesChooser(table, group, button, chosen) {
   const body = table.game;
   const key = `${body.version}:${group[0].type}`;
   if (!table.choosing || table.choosing.key !== key) table.choosing = { key, picked: {} };
@@ -725,6 +731,8 @@ function movesChooser(table, group, button) {
     title: words(group[0].type).replace(/^./, (c) => c.toUpperCase()),
     makeButton: button,
     choiceLabel: label,
+    chosen,
+    onReset: chosen.length ? () => pickOnBoard(table, null) : null,
     onPick: (picked) => {
       table.choosing.picked = picked;
       drawMoves(table);

@@ -130,6 +130,12 @@ function tokensOf(c) {
   if (c.type === "combat_card" && c.card && c.x) out.push(`x:${c.x}`);
   return out;
 }
+// A hand as a player holds it: by combat card name, then by event.
+function sortedHand(hand) {
+  const card = (id) => DATA.cards[id] || {};
+  return [...hand].sort((a, b) => (card(a).combat || a).localeCompare(card(b).combat || b)
+    || (card(a).event || "").localeCompare(card(b).event || "") || a.localeCompare(b));
+}
 const cmdToken = (c) => `cmd:${JSON.stringify({ ...c, expected_version: undefined })}`;
 
 // Which figures go: a stepper per kind (the most that may go first), then one button sending
@@ -427,7 +433,7 @@ export function render(root, ctx) {
   if (view.hand) {
     root.append(h("section", { class: "wotr-hand", "aria-label": "your hand" },
       h("h3", {}, `Your hand (${view.hand.length})`),
-      h("div", { class: "wotr-cards" }, view.hand.map((card) => {
+      h("div", { class: "wotr-cards" }, sortedHand(view.hand).map((card) => {
         const c = DATA.cards[card] || {};
         return picker.bind(h("button", { type: "button", class: "wotr-card", "data-card": card },
           h("b", {}, c.combat || card), ` ${c.initiative ?? ""}`, h("br"),

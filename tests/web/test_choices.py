@@ -3,10 +3,21 @@ choices in a row, and "Start" shows only once every seat is taken."""
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
 from tests.web.conftest import PHONE
-from tests.web.driving import MOVES, WAIT_MS, create_game, join_in_another_browser, sign_in
+from tests.web.driving import (
+    MOVES,
+    WAIT_MS,
+    create_game,
+    in_view,
+    join_in_another_browser,
+    play_to_end,
+    sign_in,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -49,3 +60,33 @@ def test_start_shows_only_once_every_seat_is_taken(browser, page, site):
         assert page.locator("#seats-empty").count() == 0
     finally:
         other.context.close()
+
+
+def test_a_war_of_the_ring_move_is_chosen_from_where_to_where_and_with_which_die(page):
+    sign_in(page, "ann")
+    create_game(page, "wotr", ["bot:basic"], {"scenario": '"south"'})
+    rng = random.Random(3)
+    move = page.locator("#commands .chooser[aria-label='Move']")
+    for _ in range(40):  # the Shadow may act first: answer until a move of armies is asked
+        page.wait_for_selector(f"{MOVES}, #result", timeout=WAIT_MS)
+        if move.count():
+            break
+        play_to_end(page, rng, stop_after=1)
+    else:
+        pytest.fail("no army move was offered in 40 moves")
+    assert page.locator("#commands button.cmd", has_text=" → ").count() == 0  # none listed whole
+    before = int(page.locator("#version").inner_text())
+    steps = []
+    while move.locator("button.narrow").count():
+        offered = move.locator("button.narrow")
+        assert in_view(page, offered.first)
+        steps.append(offered.first.inner_text())
+        offered.first.click()
+    # At most three questions (the die, the army, where to), each in words.
+    assert 1 <= len(steps) <= 3
+    assert all(re.match(r"(From|To) |\w[\w/ ]* die$", step) for step in steps), steps
+    final = move.locator("button.cmd")
+    assert final.count() == 1 and " move " in final.inner_text()
+    final.click()
+    page.wait_for_function("v => Number(document.getElementById('version').textContent) > v",
+                           arg=before)

@@ -146,6 +146,7 @@ def test_a_response_window_shows_its_countdown_and_is_answered_by_clicking_a_car
     clock = wait.locator(".clock")
     assert re.fullmatch(r"\d+ s left", clock.inner_text().strip())
     assert 0 < int(clock.get_attribute("data-seconds")) <= 60
+    assert "_" not in wait.inner_text()  # "respond to laser blast?", in words
     assert page.locator(".mb-chain .mb-link").first.get_attribute("data-card") == "laser_blast-1"
     assert "Ship" not in page.locator(".mb-chain").inner_text()  # named, not ids
     assert "Laser Blast" in page.locator(".mb-chain").inner_text()

@@ -102,6 +102,7 @@ def test_the_sign_in_is_kept_across_reloads_until_signing_out(page):
     sign_in(page, "noa")
     page.reload()
     page.get_by_text("Signed in as noa").wait_for()
+    assert "null" not in page.locator("#who").inner_text()  # a guest has no profile link
     page.get_by_role("button", name="Sign out").click()
     page.get_by_label("Your name").wait_for()
     assert token_of(page) is None

@@ -132,10 +132,11 @@ function renderWho() {
   clear(who);
   if (state.me) {
     const handle = state.account && state.account.handle;
-    who.append(el('span', { class: 'me' }, `Signed in as ${state.me.name}`), ' ',
+    // dom.js's append, which skips nulls (the DOM's own writes them as "null").
+    append(who, [el('span', { class: 'me' }, `Signed in as ${state.me.name}`), ' ',
       handle ? el('a', { class: 'link', href: `#/players/${encodeURIComponent(handle)}` },
         'Profile') : null, handle ? ' ' : null,
-      el('button', { type: 'button', class: 'link', onclick: signOut }, 'Sign out'));
+      el('button', { type: 'button', class: 'link', onclick: signOut }, 'Sign out')]);
   }
 }
 
@@ -623,6 +624,9 @@ function drawBoard(table, body, seat, legal) {
   const ctx = {
     game: body, view: body.view, seat: seat === undefined ? null : seat, legal: legal || [],
     send: (command) => send(table, command), names: names(body), el,
+    // A thing chosen on the board ({card: id}) narrows the moves to those naming it; null
+    // chooses nothing again. picked: what is chosen now (top-level fields, values as sent).
+    picked: table.replay ? {} : boardPicked(table), pick: (fields) => pickOnBoard(table, fields),
   };
   const holder = el('div', { class: `board-${body.game}` });
   root.append(holder);
@@ -670,11 +674,59 @@ function labelOf(table, command, view) {
   return commandLabel(command);
 }
 
+// What was chosen on the board for this version of the game (a tap on a card): {} if nothing.
+function boardPicked(table) {
+  const pick = table.boardPick;
+  return pick && table.game && pick.version === table.game.version ? pick.fields : {};
+}
+
+// Whether a command names everything chosen on the board.
+function namesPicked(command, picked) {
+  return Object.entries(picked).every(([key, value]) => key in command
+    && JSON.stringify(command[key]) === JSON.stringify(value));
+}
+
+// A tap on the board chooses a thing (fields), or nothing again (null): the board shows it
+// chosen, the moves panel (in view on every screen) offers only what can be done with it, and
+// the keyboard goes on there.
+function pickOnBoard(table, fields) {
+  const body = table.game;
+  const legal = body.legal_commands || [];
+  const valid = fields && Object.keys(fields).length && legal.some((c) => namesPicked(c, fields));
+  table.boardPick = valid ? { version: body.version, fields } : null;
+  table.choosing = null; // the panel's own steps start again from what the board chose
+  drawBoard(table, body, body.you, legal);
+  drawMoves(table);
+  const first = valid && table.parts.moves.querySelector('button.cmd:not([disabled])');
+  if (first) first.focus({ preventScroll: true });
+}
+
+function choiceText(table, path, value) {
+  const board = table.module || {};
+  if (board.choiceLabel) {
+    try {
+      const text = board.choiceLabel(path, value, table.game.view, names(table.game));
+      if (text) return text;
+    } catch (error) { console.error(error); }
+  }
+  return defaultChoiceLabel(path, value);
+}
+
 function drawMoves(table) {
   const body = table.game;
   const root = clear(table.parts.moves);
   root.append(el('h2', { id: 'moves-h' }, 'Your moves'));
-  const legal = body.legal_commands || [];
+  let legal = body.legal_commands || [];
+  // What was chosen on the board, said once: by the one chooser left, or on a line of its own.
+  const picked = table.replay ? {} : boardPicked(table);
+  let chosen = [];
+  if (Object.keys(picked).length && legal.some((c) => namesPicked(c, picked))) {
+    legal = legal.filter((c) => namesPicked(c, picked));
+    chosen = Object.entries(picked).map(([path, value]) => choiceText(table, path, value));
+  }
+  const chosenLine = () => el('p', { class: 'chooser-picked board-picked' }, chosen.join(' · '),
+    ' ', el('button', { type: 'button', class: 'link', dataset: { key: 'board-pick-reset' },
+      onclick: () => pickOnBoard(table, null) }, 'Start over'));
   // A finished game has no moves: the panel goes rather than stay pinned saying so.
   root.hidden = body.status === 'finished' && !table.replay;
   if (table.replay) root.append(el('p', {}, 'Replaying: go back to live to play.'));
@@ -692,31 +744,28 @@ function drawMoves(table) {
     };
     const board = table.module || {};
     const { flat, groups } = splitMoves(legal, board.narrowed);
+    const oneChooser = groups.length === 1 && !flat.length;
+    if (chosen.length && !oneChooser) root.append(chosenLine());
     if (flat.length) root.append(el('div', { class: 'command-list' }, flat.map(button)));
-    for (const group of groups) root.append(movesChooser(table, group, button));
+    for (const group of groups) {
+      root.append(movesChooser(table, group, button, oneChooser ? chosen : []));
+    }
   }
 }
 
 // A long list of one kind of move, chosen step by step (choices.js); what was chosen so far
 // lasts until the game moves on.
-function movesChooser(table, group, button) {
+function movesChooser(table, group, button, chosen) {
   const body = table.game;
-  const board = table.module || {};
   const key = `${body.version}:${group[0].type}`;
   if (!table.choosing || table.choosing.key !== key) table.choosing = { key, picked: {} };
-  const label = (path, value) => {
-    if (board.choiceLabel) {
-      try {
-        const text = board.choiceLabel(path, value, body.view, names(body));
-        if (text) return text;
-      } catch (error) { console.error(error); }
-    }
-    return defaultChoiceLabel(path, value);
-  };
+  const label = (path, value) => choiceText(table, path, value);
   return chooser(group, table.choosing.picked, {
     title: words(group[0].type).replace(/^./, (c) => c.toUpperCase()),
     makeButton: button,
     choiceLabel: label,
+    chosen,
+    onReset: chosen.length ? () => pickOnBoard(table, null) : null,
     onPick: (picked) => {
       table.choosing.picked = picked;
       drawMoves(table);

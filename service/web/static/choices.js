@@ -36,19 +36,23 @@ export function splitMoves(legal, narrowedTypes) {
 }
 
 // The choosing panel of one group. picked: {path: value json} so far (kept by the caller across
-// redraws); onPick(newPicked) redraws; makeButton(command) is the shell's move button.
-export function chooser(commands, picked, { onPick, makeButton, choiceLabel, title }) {
+// redraws); onPick(newPicked) redraws; makeButton(command) is the shell's move button. chosen:
+// what was chosen before these steps (words, e.g. a card tapped on the board), said first and
+// undone by onReset too.
+export function chooser(commands, picked, { onPick, makeButton, choiceLabel, title, chosen = [],
+  onReset = null }) {
   const withFields = commands.map((command) => ({ command, fields: fields(command) }));
   const left = withFields.filter((c) => Object.entries(picked)
     .every(([path, value]) => c.fields.get(path) === value));
   const box = el('div', { class: 'chooser', role: 'group', 'aria-label': title });
   box.append(el('p', { class: 'chooser-title' }, el('strong', {}, title),
     ` · ${left.length} way${left.length === 1 ? '' : 's'} left`));
-  if (Object.keys(picked).length) {
-    box.append(el('p', { class: 'chooser-picked' },
-      Object.entries(picked).map(([path, value]) => choiceLabel(path, JSON.parse(value))).join(' · '),
+  const said = [...chosen,
+    ...Object.entries(picked).map(([path, value]) => choiceLabel(path, JSON.parse(value)))];
+  if (said.length) {
+    box.append(el('p', { class: 'chooser-picked' }, said.join(' · '),
       ' ', el('button', { type: 'button', class: 'link', dataset: { key: 'chooser-reset' },
-        onclick: () => onPick({}) }, 'Start over')));
+        onclick: () => (onReset ? onReset() : onPick({})) }, 'Start over')));
   }
   if (left.length <= 1) {
     box.append(el('div', { class: 'command-list' }, left.map((c) => makeButton(c.command))));

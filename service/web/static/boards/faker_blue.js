@@ -1,7 +1,9 @@
 // Faker Blue's table (docs/rules/fakerblue.md): each player's health and face-down hand, the
 // cards in play face down with what they were declared as (turned up once a challenge reveals
 // them), the hits between players, the reaction window (defend? challenge?) and the piles. Your
-// own cards are face up to you; a card in play you may challenge is a button.
+// own cards are face up to you; a card in play you may challenge is a button. A card in your hand
+// that you may use (or defend with) is a button too: tapping it chooses it (ctx.pick), and the
+// moves panel then offers only what can be done with it: what to say it is, and at whom.
 
 import { inWords } from '../log.js';
 
@@ -104,9 +106,17 @@ export function render(root, ctx) {
       ? ` (defended with card ${h.defence + 1})` : '')) : [];
   const reactions = Object.entries(pending).filter(([, p]) => p.clock === 'reaction');
 
+  // Your hand, by name; a card you may use or defend with is chosen by a tap (again: unchosen).
+  const picked = (ctx.picked || {}).card;
+  const choosable = new Set(legal.filter((c) => c.type === 'use' || c.type === 'defend')
+    .map((c) => c.card));
   const hand = [...(view.hand || [])].sort((a, b) => cardName(a).localeCompare(cardName(b))
     || a.localeCompare(b)).map((card) => el('li', {}, faceCard(el, card,
-    { title: `${cardName(card)} (yours)` })));
+    choosable.has(card) && ctx.pick ? {
+      onclick: () => ctx.pick(picked === card ? null : { card }),
+      'aria-pressed': String(picked === card), class: picked === card ? 'selected' : null,
+      dataset: { key: `fb-card:${card}` },
+    } : { title: `${cardName(card)} (yours)` })));
   const peeked = (view.peeked || []).map((p) => el('li', {}, faceCard(el, p.card, {},
     el('small', {}, `in ${who(p.seat)}'s hand`))));
 
@@ -127,7 +137,7 @@ export function render(root, ctx) {
       hits.length ? el('ul', { class: 'fb-hits' }, hits) : null) : null,
     players,
     el('section', { class: 'zone', 'aria-label': 'Your cards' },
-      el('h3', {}, 'Your hand'),
+      el('h3', {}, 'Your hand', choosable.size && ctx.pick ? ' — tap a card to choose it' : ''),
       hand.length ? el('ul', { class: 'cards' }, hand) : el('p', {}, 'No cards.'),
       peeked.length ? [el('h3', {}, 'Seen with the Alchemist'), el('ul', { class: 'cards' }, peeked)]
         : null),

@@ -5,6 +5,7 @@
 // among the legal commands (pick.js).
 
 import { Picker, countdown, h, useStyles } from "./pick.js";
+import { inWords } from "../log.js";
 
 const DATA = await (await fetch(new URL("./data/magblast.json", import.meta.url))).json();
 
@@ -190,7 +191,7 @@ export function render(root, ctx) {
     root.append(h("section", { class: "mb-pending", "aria-label": "waiting for" },
       waits.map(([s, p]) => h("p", {
         class: `mb-wait ${p.clock === "reaction" ? "reaction" : ""}`, "data-seat": s,
-      }, `${who(s)}: ${p.label}`, countdown(prompts[s]?.deadline)))));
+      }, `${who(s)}: ${inWords(p.label, ctx.names || {})}`, countdown(prompts[s]?.deadline)))));
   }
 
   // The response chain: each card played and each answer, bottom first.

@@ -17,6 +17,15 @@ export function label(command) {
   return null;
 }
 
+// The shell's moves panel asks which wrestler, then how many, once the plays are many.
+export const narrowed = ['play'];
+
+export function choiceLabel(path, value) {
+  if (path === 'wrestler') return title(value);
+  if (path === 'count') return `Play ${value}`;
+  return null;
+}
+
 function chip(el, wrestler, attrs = {}, ...extra) {
   const tag = attrs.onclick ? 'button' : 'span';
   return el(tag, { ...(tag === 'button' ? { type: 'button' } : {}), ...attrs,

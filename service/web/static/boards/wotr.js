@@ -101,6 +101,20 @@ export function label(c, view) {
   }
 }
 
+// The shell's moves panel offers these step by step (choices.js) rather than one button per
+// move (issue 27 item 4): from where, to where, with which die; a muster die's recruits.
+export const narrowed = ["move", "second_move", "attack", "muster"];
+
+export function choiceLabel(path, value) {
+  switch (path) {
+    case "die": return `${FACE[value] || value} die`;
+    case "from": return `From ${value}`;
+    case "to": return `To ${value}`;
+    case "recruits": return `Recruit ${(value || []).map(recruitText).join(" and ")}`;
+    default: return null;
+  }
+}
+
 // What a command names on the board; the choices with nothing to click become `cmd:` buttons.
 function tokensOf(c) {
   if (isFigureChoice(c)) return [`figures:${JSON.stringify(c)}`];  // the figure chooser's
@@ -115,6 +129,12 @@ function tokensOf(c) {
   if (!out.length || c.type === "retreat" && (!c.to || c.to === "siege")) out.push(cmdToken(c));
   if (c.type === "combat_card" && c.card && c.x) out.push(`x:${c.x}`);
   return out;
+}
+// A hand as a player holds it: by combat card name, then by event.
+function sortedHand(hand) {
+  const card = (id) => DATA.cards[id] || {};
+  return [...hand].sort((a, b) => (card(a).combat || a).localeCompare(card(b).combat || b)
+    || (card(a).event || "").localeCompare(card(b).event || "") || a.localeCompare(b));
 }
 const cmdToken = (c) => `cmd:${JSON.stringify({ ...c, expected_version: undefined })}`;
 
@@ -413,7 +433,7 @@ export function render(root, ctx) {
   if (view.hand) {
     root.append(h("section", { class: "wotr-hand", "aria-label": "your hand" },
       h("h3", {}, `Your hand (${view.hand.length})`),
-      h("div", { class: "wotr-cards" }, view.hand.map((card) => {
+      h("div", { class: "wotr-cards" }, sortedHand(view.hand).map((card) => {
         const c = DATA.cards[card] || {};
         return picker.bind(h("button", { type: "button", class: "wotr-card", "data-card": card },
           h("b", {}, c.combat || card), ` ${c.initiative ?? ""}`, h("br"),

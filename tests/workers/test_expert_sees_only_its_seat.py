@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
+from urllib.parse import urlparse, urlunparse
 
 import pytest
+import redis
 
 from events.projector import is_platform_event
+from events.redis_store import connect
 from games import get_game
 from games.core import Event, ids_in
 from tests.workers.conftest import wait_for
@@ -22,16 +26,29 @@ pytestmark = pytest.mark.e2e
 
 EXPERT = 1  # the seat of the expert; the human is seat 0
 OPTIONS = {"maskmen": {"edition": "first"}}  # 10-card hands: a short game
+# A database of this module's own: the real worker sweeps every overdue bot game it can see
+# when it starts, and in a full run the worker tests' shared database holds other tests' games
+# whose expert turns it would queue ahead of this game's (first in, first out).
+OWN_DB = 10
+
+
+@pytest.fixture(scope="module")
+def workers_url(redis_url: str) -> str:
+    return urlunparse(urlparse(redis_url)._replace(path=f"/{OWN_DB}"))
+
+
+@pytest.fixture(scope="module")
+def workers_client(workers_url: str) -> Iterator[redis.Redis]:
+    client = connect(workers_url)
+    yield client
+    client.close()
 
 
 @pytest.mark.parametrize("game_name", ["loot", "maskmen"])
 def test_the_expert_in_a_real_worker_is_handed_only_its_seats_view_and_redacted_events(
         game_name, api, service, worker_process, tmp_path):
     record = tmp_path / "seen.jsonl"
-    # No sweeps: in a full run the shared Redis holds other tests' overdue bot games, whose
-    # expert turns a sweeping worker would queue ahead of this game's (first in, first out).
-    worker_process("tests.workers.seen_recorder", TABLESTREAM_SEEN_LOG=str(record),
-                   TABLESTREAM_SWEEP_SECONDS="3600")
+    worker_process("tests.workers.seen_recorder", TABLESTREAM_SEEN_LOG=str(record))
     headers = _player(api, "ann")
     game_id = _create(api, headers, game_name,
                       [{"kind": "human"}, {"kind": "bot", "level": "expert", "think_ms": 10}],

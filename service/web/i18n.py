@@ -93,6 +93,26 @@ def catalog_json(locale: str) -> dict[str, Any]:
             "messages": messages, "terms": terms}
 
 
+def catalog_keys(catalog: Catalog) -> set[str]:
+    """The keys a catalog translates: ``context|msgid`` for each entry whose every form has a
+    translation (an entry present but untranslated is missing, as English would show)."""
+    out = set()
+    for message in catalog:
+        if not message.id or not _translated(message):
+            continue
+        msgid = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
+        out.add(f"{message.context or ''}|{msgid}")
+    return out
+
+
+def missing_keys(catalogs: dict[str, Catalog]) -> dict[str, list[str]]:
+    """For each language, the keys that another language's catalog (of one domain) has and its
+    own lacks; empty lists when the catalogs are complete."""
+    every = {locale: catalog_keys(catalog) for locale, catalog in catalogs.items()}
+    union = set().union(*every.values()) if every else set()
+    return {locale: sorted(union - keys) for locale, keys in every.items()}
+
+
 def update_catalogs() -> dict[str, int]:
     """Rewrites each language's web.po to hold exactly the page's messages (keeping the
     translations it has; English's msgstr is the msgid). Returns the entries per language."""

@@ -72,8 +72,9 @@ const accountCtx = { api, say, fail, page, keepSession, go: (hash) => go(hash) }
 
 async function call(method, path, body) {
   // The API answers in the page's language where it can (problem details, rules' words).
-  const headers = { Accept: 'application/json', 'Accept-Language': locale() };
-  if (state.token) headers.Authorization = `Bearer ${state.token}`;
+  const headers = { Accept: 'application/json' };
+  headers['Accept-Language'] = locale();
+  if (state.token) headers.Authorization = `Bearer ${state.token}`; // i18n-ignore: a header
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const response = await fetch(API + path, {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body),

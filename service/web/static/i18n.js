@@ -12,7 +12,7 @@ const KEY = 'tablestream.lang';
 const FALLBACK = 'en';
 
 const state = {
-  locale: FALLBACK, messages: {}, terms: {}, plural: ['one', 'other'], languages: { en: 'English' },
+  locale: FALLBACK, messages: {}, terms: {}, plural: ['one', 'other'], languages: { en: 'English' }, // i18n-ignore
   rules: new Intl.PluralRules(FALLBACK), numbers: new Intl.NumberFormat(FALLBACK),
 };
 

@@ -11,7 +11,7 @@ const SEAT_KEYS = new Set(['seat', 'target', 'by', 'by_seat', 'leader', 'owner',
   'target_seat']);
 // wotr.md: seat 1 plays the Free Peoples, seat 2 the Shadow.
 const SIDE_SEAT = { fp: 0, sh: 1 };
-const sideName = (side) => term(`wotr.side.${side}`, { fp: 'Free Peoples', sh: 'Shadow' }[side] || side);
+const sideName = (side) => term(`wotr.side.${side}`, { fp: 'Free Peoples', sh: 'Shadow' }[side] || side); // i18n-ignore: term()'s English fallback
 // Payload keys too long or too secret-looking to list in a line (deals, decks, options).
 const SKIPPED = new Set(['hands', 'decks', 'deck', 'options', 'ships', 'zones', 'tiebreak',
   'ranking', 'races', 'seats', 'link', 'knowledge', 'discarded', 'returning', 'effects']);

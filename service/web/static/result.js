@@ -4,7 +4,7 @@ import { el } from './dom.js';
 import { plain } from './log.js';
 import { num, t, tn, term } from './i18n.js';
 
-const sideName = (side) => term(`wotr.side.${side}`, { fp: 'Free Peoples', sh: 'Shadow' }[side] || '?');
+const sideName = (side) => term(`wotr.side.${side}`, { fp: 'Free Peoples', sh: 'Shadow' }[side] || '?'); // i18n-ignore: term()'s English fallback
 
 // "Mina", "Mina and Bo", "Mina, Bo and Kai"
 function listed(items) {

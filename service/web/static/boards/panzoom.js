@@ -30,7 +30,7 @@ export function panZoom(svg, options = {}) {
   svg.removeAttribute("width");
   svg.style.width = "100%";
   svg.style.height = "100%";
-  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  svg.setAttribute("preserveAspectRatio", "xMidYMid meet"); // i18n-ignore: an SVG value
   const viewport = el("div", { class: "panzoom-viewport", tabindex: "0", role: "group",
     "aria-label": t("{map}: arrow keys move it, + and - zoom, 0 shows it all", { map: options.label || t("Map") }) },
   svg);

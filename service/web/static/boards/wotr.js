@@ -13,7 +13,7 @@ import { inWords } from "../log.js";
 
 const DATA = await (await fetch(new URL("./data/wotr.json", import.meta.url))).json();
 
-const SIDES = { fp: "Free Peoples", sh: "Shadow" };
+const SIDES = { fp: "Free Peoples", sh: "Shadow" }; // i18n-ignore: term()'s English fallback
 const SIDE_NAME = new Proxy(SIDES, { get: (o, side) => term(`wotr.side.${String(side)}`, o[side]) });
 const FACES = () => ({ character: t("Character"), army: t("Army"), muster: t("Muster"), event: t("Event"),
   muster_army: t("Muster/Army"), will: t("Will of the West"), eye: t("Eye") });

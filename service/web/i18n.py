@@ -80,6 +80,7 @@ def catalog_json(locale: str) -> dict[str, Any]:
     for anything it lacks), its plural categories and the languages on offer."""
     messages: dict[str, Any] = {}
     terms: dict[str, str] = {}
+    names: dict[str, str] = {}
     for code in dict.fromkeys((SOURCE, locale)):
         for message in read(code, "web"):
             if message.id and _translated(message):
@@ -89,8 +90,9 @@ def catalog_json(locale: str) -> dict[str, Any]:
         for message in read(code, "games"):
             if message.id and message.context and message.string:
                 terms[message.context] = message.string
+                names[message.context] = message.id
     return {"locale": locale, "plural": plural_categories(locale), "languages": LANGUAGES,
-            "messages": messages, "terms": terms}
+            "messages": messages, "terms": terms, "names": names}
 
 
 def catalog_keys(catalog: Catalog) -> set[str]:

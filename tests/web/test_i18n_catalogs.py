@@ -76,7 +76,7 @@ NOT_SHOWN = re.compile(r"class:\s*\[?(?:[^\])}]*,\s*)?$|console\.\w+\($|new Erro
 
 
 def literals(text: str):
-    """Each string literal of a script: (offset, its static parts); a template literal's
+    """Each string literal of a script: (offset, end, its static parts); a template literal's
     ${...} parts are left out. Comments and regular expression literals are skipped."""
     i, n = 0, len(text)
     while i < n:
@@ -114,7 +114,7 @@ def literals(text: str):
                         j += 1
                 else:
                     buf, j = buf + text[j], j + 1
-            yield i, [*parts, buf]
+            yield i, j + 1, [*parts, buf]
             i = j + 1
             continue
         i += 1
@@ -122,12 +122,15 @@ def literals(text: str):
 
 def bypasses(text: str) -> list[tuple[int, str]]:
     found = []
-    for offset, parts in literals(text):
+    for offset, end, parts in literals(text):
         start = text.rfind("\n", 0, offset) + 1
         line = text[start:text.find("\n", offset)]
         before = text[max(0, offset - 200):offset]
         if "i18n-ignore" in line or CATALOG_CALL.search(before) or NOT_SHOWN.search(before):
             continue
+        literal = text[offset:end]
+        if re.match(r"\s*:\s*t\(\s*" + re.escape(literal) + r"\s*\)", text[end:]):
+            continue  # a wire text as the key of its own translation: { 'x y': t('x y') }
         shown = [p for p in parts if PROSE.search(p) and not p.lstrip().startswith(("#", "."))]
         if shown:
             found.append((text.count("\n", 0, offset) + 1, shown[0].strip()))
@@ -136,8 +139,9 @@ def bypasses(text: str) -> list[tuple[int, str]]:
 
 def test_the_scan_finds_a_sentence_written_around_the_catalog():
     script = ("el('p', {}, t('Fine.'));\nel('p', { class: 'card x' }, 'Not fine at all');\n"
-              "h('b', {}, `Seat ${n} to play`);\nconst r = /a b/; term('k', 'English fallback');\n")
-    assert bypasses(script) == [(2, "Not fine at all"), (3, "Seat")]
+              "h('b', {}, `Seat ${n} to play`);\nconst r = /a b/; term('k', 'English fallback');\n"
+              "const m = { 'the key': t('the key'), 'one key': t('other') };\n")
+    assert bypasses(script) == [(2, "Not fine at all"), (3, "Seat"), (5, "one key")]
 
 
 def test_no_sentence_on_the_page_bypasses_the_catalog():

@@ -5,7 +5,7 @@ import { el, append, clear, words, commandLabel } from './dom.js';
 import { chooseLanguage, languages, loadLanguage, locale, t, tn, term } from './i18n.js';
 import { showLeaderboard, showProfile, signInCard, signUpCard } from './account.js';
 import { drawTakeback } from './takeback.js';
-import { eventList, inWords, line, logRows, seatNames, subjectSeat } from './log.js';
+import { eventList, inWords, line, logRows, promptWords, seatNames, subjectSeat } from './log.js';
 import { drawResult } from './result.js';
 import { chooser, defaultChoiceLabel, splitMoves } from './choices.js';
 
@@ -620,7 +620,7 @@ function clockIcon() {
 
 // A prompt's label in words: "respond to mag_blast?" -> "Respond to mag blast?".
 function promptText(label, n) {
-  const text = inWords(label || t('your move'), n);
+  const text = promptWords(label, n);
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 

@@ -12,7 +12,7 @@ const KEY = 'tablestream.lang';
 const FALLBACK = 'en';
 
 const state = {
-  locale: FALLBACK, messages: {}, terms: {}, plural: ['one', 'other'], languages: { en: 'English' }, // i18n-ignore
+  locale: FALLBACK, messages: {}, terms: {}, names: {}, plural: ['one', 'other'], languages: { en: 'English' }, // i18n-ignore
   rules: new Intl.PluralRules(FALLBACK), numbers: new Intl.NumberFormat(FALLBACK),
 };
 
@@ -48,7 +48,7 @@ export async function loadLanguage() {
     return; // the page still works, in the English of its source
   }
   Object.assign(state, {
-    locale: catalog.locale, messages: catalog.messages, terms: catalog.terms,
+    locale: catalog.locale, messages: catalog.messages, terms: catalog.terms, names: catalog.names,
     plural: catalog.plural, languages: catalog.languages,
     rules: new Intl.PluralRules(catalog.locale), numbers: new Intl.NumberFormat(catalog.locale),
   });
@@ -89,4 +89,11 @@ export function tn(singular, pluralText, n, fields) {
 
 export function term(key, english) {
   return state.terms[key] || english;
+}
+
+// A game's name for a thing known by its English name only (a rules text names it so):
+// termNamed('faker_blue.card.', 'Shield-bearer') -> '방패병'.
+export function termNamed(prefix, english) {
+  const key = Object.keys(state.names).find((k) => k.startsWith(prefix) && state.names[k] === english);
+  return key ? term(key, english) : english;
 }

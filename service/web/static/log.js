@@ -3,7 +3,7 @@
 // seats by name; no identifier from the wire shown as it is. The panel follows the replay
 // position, and keeps one row per version.
 import { el } from './dom.js';
-import { t, tn, term } from './i18n.js';
+import { t, tn, term, termNamed } from './i18n.js';
 
 // Payload keys naming a seat (as play_text.py's SEAT_KEYS).
 const SEAT_KEYS = new Set(['seat', 'target', 'by', 'by_seat', 'leader', 'owner', 'winner',
@@ -34,6 +34,52 @@ export function plain(text) {
 // Bo's Shield bearer?" (the rules count seats from 0; people never see that).
 export function inWords(text, names = {}) {
   return plain(text).replace(/\bseat (\d+)\b/gi, (_, s) => names[s] || t('seat {n}', { n: Number(s) + 1 }));
+}
+
+// The rules' prompts ("respond to mag_blast?"), each in the page's words; any other in words
+// as they come (a server that already answers in the player's language).
+const PROMPTS = () => ({
+  'Scouts: retreat before the combat roll?': t('Scouts: retreat before the combat roll?'),
+  'choose a combat card (secret)': t('choose a combat card (secret)'),
+  'continue the attack or cease?': t('continue the attack or cease?'),
+  'field battle or retreat into the siege?': t('field battle or retreat into the siege?'),
+  'reduce an Elite to fight another round?': t('reduce an Elite to fight another round?'),
+  'remove casualties': t('remove casualties'),
+  'retreat or stand?': t('retreat or stand?'),
+  'which figures advance and lay siege?': t('which figures advance and lay siege?'),
+  'which figures advance into the region?': t('which figures advance into the region?'),
+  'add 1 to 3': t('add 1 to 3'),
+  'beat the play or give up': t('beat the play or give up'),
+  'discard down to 6 cards': t('discard down to 6 cards'),
+  'lead a wrestler': t('lead a wrestler'),
+  'move a second army, or end the action': t('move a second army, or end the action'),
+  'place the new ship': t('place the new ship'),
+  'place your fleet, one ship per zone': t('place your fleet, one ship per zone'),
+  'play No Mercy?': t('play No Mercy?'),
+  'use a card': t('use a card'),
+  'use an action die': t('use an action die'),
+  'which figures go?': t('which figures go?'),
+  'your turn': t('your turn'),
+  'your move': t('your move'),
+});
+
+export function promptWords(label, names = {}) {
+  if (!label) return t('your move');
+  const text = String(label);
+  const fixed = PROMPTS()[text];
+  if (fixed) return fixed;
+  let m = /^respond to ([a-z_]+)(?:-\d+)?\?$/.exec(text);
+  if (m) return t('respond to {card}?', { card: term(`magblast.action.${m[1]}`, plain(m[1])) });
+  m = /^defend against (.+)\?$/.exec(text);
+  if (m) return t('defend against {card}?', { card: termNamed('faker_blue.card.', m[1]) });
+  m = /^challenge seat (\d+)'s (.+)\?$/.exec(text);
+  if (m) {
+    return t("challenge {name}'s {card}?", { name: names[m[1]] || t('seat {n}', { n: Number(m[1]) + 1 }),
+      card: termNamed('faker_blue.card.', m[2]) });
+  }
+  m = /^([a-z]+) phase$/.exec(text);
+  if (m) return t('{phase} phase', { phase: term(`magblast.phase.${m[1]}`, m[1]) });
+  return inWords(text, names);
 }
 
 // A wire name in the page's words where it has them ('gave_up' -> 'gave up' otherwise).

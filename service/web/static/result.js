@@ -2,7 +2,7 @@
 // matter in that game, in its own units (gold, points, health, hull, victory points).
 import { el } from './dom.js';
 import { plain } from './log.js';
-import { num, t, tn, term } from './i18n.js';
+import { locale, num, t, tn, term } from './i18n.js';
 
 const sideName = (side) => term(`wotr.side.${side}`, { fp: 'Free Peoples', sh: 'Shadow' }[side] || '?'); // i18n-ignore: term()'s English fallback
 
@@ -53,8 +53,8 @@ const EXPLAIN = {
     const side = r.winner_side || view.winner;
     const need = view.vp_to_win || {};
     const fields = { ...best, side: sideName(side) };
-    // the rules' own sentence for how it ended (wotr.md §15), else one made here
-    const why = r.summary ? `${t('{names} ({side}) {verb}.', fields)} ${r.summary}` : r.reason === 'military_victory'
+    // the rules' own sentence for how it ended (wotr.md §15; English), else one made here
+    const why = r.summary && locale() === 'en' ? `${t('{names} ({side}) {verb}.', fields)} ${r.summary}` : r.reason === 'military_victory'
       ? tn('{names} ({side}) {verb} a military victory: {n} victory point, {need} needed.',
         '{names} ({side}) {verb} a military victory: {n} victory points, {need} needed.',
         (view.vp || {})[side] ?? best.score, { ...fields, need: need[side] ?? '?' })

@@ -3,7 +3,7 @@
 // them), the hits between players, the reaction window (defend? challenge?) and the piles. Your
 // own cards are face up to you; a card in play you may challenge is a button.
 
-import { inWords } from '../log.js';
+import { promptWords } from '../log.js';
 import { t, term } from '../i18n.js';
 
 export const stylesheet = 'faker_blue.css';
@@ -83,7 +83,7 @@ export function render(root, ctx) {
   el('div', { class: 'cards small', 'aria-hidden': 'true' },
     Array.from({ length: view.hand_counts[seat] }, () => faceCard(el, null))),
   pending[seat] ? el('p', { class: ['fb-prompt', pending[seat].clock === 'reaction' && 'reaction'] },
-    inWords(pending[seat].label, names)) : null)));
+    promptWords(pending[seat].label, names)) : null)));
 
   // The cards in play this turn and what happened to them.
   const challenges = new Map(legal.filter((c) => c.type === 'challenge').map((c) => [c.slot, c]));
@@ -121,7 +121,7 @@ export function render(root, ctx) {
     reactions.length ? el('section', { class: 'fb-window', role: 'status',
       'aria-label': t('Reaction window') }, el('h3', {}, t('Reaction window')),
     el('ul', {}, reactions.map(([seat, p]) => el('li', {},
-      `${Number(seat) === view.viewer ? t('You') : who(seat)}: ${inWords(p.label, names)}`)))) : null,
+      `${Number(seat) === view.viewer ? t('You') : who(seat)}: ${promptWords(p.label, names)}`)))) : null,
     play ? el('section', { class: 'zone fb-play', 'aria-label': t('In play') },
       el('h3', {}, play.target !== null && play.target !== undefined
         ? t('{name} attacks, declaring {card} on {target}', { name: who(play.attacker), card: cardName(play.declared), target: who(play.target) })

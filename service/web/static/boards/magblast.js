@@ -6,7 +6,7 @@
 
 import { Picker, countdown, h, useStyles } from "./pick.js";
 import { t, tn, term } from "../i18n.js";
-import { inWords } from "../log.js";
+import { inWords, promptWords } from "../log.js";
 
 const DATA = await (await fetch(new URL("./data/magblast.json", import.meta.url))).json();
 
@@ -199,7 +199,7 @@ export function render(root, ctx) {
     root.append(h("section", { class: "mb-pending", "aria-label": t("waiting for") },
       waits.map(([s, p]) => h("p", {
         class: `mb-wait ${p.clock === "reaction" ? "reaction" : ""}`, "data-seat": s,
-      }, `${who(s)}: ${inWords(p.label, names)}`, countdown(prompts[s]?.deadline)))));
+      }, `${who(s)}: ${promptWords(p.label, names)}`, countdown(prompts[s]?.deadline)))));
   }
 
   // The response chain: each card played and each answer, bottom first.

@@ -8,8 +8,8 @@
 
 import { Picker, countdown, h, useStyles } from "./pick.js";
 import { panZoom } from "./panzoom.js";
-import { t, tn, term } from "../i18n.js";
-import { inWords } from "../log.js";
+import { locale, t, tn, term } from "../i18n.js";
+import { inWords, promptWords } from "../log.js";
 
 const DATA = await (await fetch(new URL("./data/wotr.json", import.meta.url))).json();
 
@@ -384,7 +384,7 @@ export function render(root, ctx) {
   const win = view.vp_to_win || {};
   const status = h("section", { class: "wotr-status", "aria-label": t("the war") },
     h("p", { class: "wotr-round" }, view.over ?
-      (view.outcome || t("Game over: the {side} win", { side: view.winner ? SIDE_NAME[view.winner] : "—" })) :
+      ((locale() === "en" && view.outcome) || t("Game over: the {side} win", { side: view.winner ? SIDE_NAME[view.winner] : "—" })) :
       t("Round {round} of {rounds} · {side} to act", { round: view.round, rounds: view.max_rounds, side: SIDE_NAME[view.turn] })),
     h("p", { class: "wotr-vp" },
       h("span", { class: "side-fp", "data-vp": vp.fp }, `${SIDE_NAME.fp} ${vp.fp}/${win.fp} ${t("VP")}`),
@@ -419,7 +419,7 @@ export function render(root, ctx) {
   if (waits.length) {
     root.append(h("section", { class: "wotr-pending", "aria-label": t("waiting for") },
       waits.map(([s, p]) => h("p", { class: `wotr-wait ${p.clock}`, "data-seat": s },
-        `${who(s)}: ${inWords(p.label, names)}`, countdown(game?.pending?.[s]?.deadline)))));
+        `${who(s)}: ${promptWords(p.label, names)}`, countdown(game?.pending?.[s]?.deadline)))));
   }
   const battle = battleNode(view, picker, who);
   if (battle) root.append(battle);

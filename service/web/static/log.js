@@ -94,7 +94,8 @@ const WIRE_WORDS = () => ({
   place: t('place'), region: t('region'), nation: t('nation'), dice: t('dice'), hits: t('hits'),
   die: t('die'), action: t('action'), src: t('from'), dst: t('to'), wrestler: t('wrestler'),
   declared: t('declared'), truthful: t('truthful'), lapsed: t('lapsed'), by: t('by'),
-  owner: t('owner'), leader: t('leader'), first: t('first'), last: t('last'),
+  owner: t('owner'), leader: t('leader'), first: t('starting player'), last: t('last player'),
+  hand: t('hand'), deck_count: t('cards in the deck'), merchants: t('merchant ships'),
   liar: t('liar'), challenger: t('challenger'), defender: t('defender'), attacker: t('attacker'),
   character: t('character'), army: t('army'), muster: t('muster'), event: t('event'),
   will: t('will of the West'), eye: t('eye'), muster_army: t('muster/army'),
@@ -132,6 +133,10 @@ const SENTENCES = {
     turn_started: (d) => (d.turn ? t('Turn {turn} begins.', { turn: d.turn }) : t('Turn begins.')),
   },
   loot: {
+    loot_started: () => t('The cards are dealt.'),
+    discard_taken: (d, h) => (d.card ? t('Took {card} from the discard.', { card: h.card(d.card) })
+      : t('Took a card from the discard.')),
+    turn_skipped: () => t('Turn skipped: no card to play.'),
     card_drawn: (d, h) => (d.card ? t('Drew {card}.', { card: h.card(d.card) }) : t('Drew a card.')),
     merchant_played: (d, h) => t('Sailed a merchant ship: {card}.', { card: h.card(d.card) }),
     pirate_played: (d, h) => t('Played {card} against {ship}.', { card: h.card(d.card), ship: h.ship(d.merchant) }),
@@ -141,6 +146,7 @@ const SENTENCES = {
     card_discarded: (d, h) => t('Discarded {card}.', { card: h.card(d.card) }),
   },
   maskmen: {
+    maskmen_started: () => t('The game is set up.'),
     season_dealt: (d) => t('Season {season} is dealt.', { season: d.season }),
     cards_played: (d) => t('Played {count} × {wrestler}.', { count: d.count,
       wrestler: term(`maskmen.wrestler.${d.wrestler}`, cap(String(d.wrestler).toLowerCase())) }),
@@ -151,6 +157,7 @@ const SENTENCES = {
     season_ended: (d, h) => t('Season {season} ends: points {points}.', { season: d.season, points: h.perSeat(d.points) }),
   },
   faker_blue: {
+    faker_blue_started: () => t('The game is set up.'),
     cards_dealt: () => t('The cards are dealt.'),
     card_drawn: (d, h) => (d.card ? t('Drew {card}.', { card: h.card(d.card) }) : t('Drew a card.')),
     card_used: (d, h) => (d.target !== null && d.target !== undefined
@@ -173,6 +180,7 @@ const SENTENCES = {
     players_eliminated: (d, h) => t('Out of the game: {seats}.', { seats: h.seats(d.seats) }),
   },
   magblast: {
+    magblast_started: () => t('The game is set up.'),
     fleets_dealt: () => t('The fleets are dealt.'),
     hands_dealt: () => t('The hands are dealt.'),
     fleet_placed: () => t('Placed their fleet face down.'),
@@ -260,7 +268,7 @@ function fieldText(key, value, h) {
   if (key === 'card' || key === 'merchant') return `${wireWords(key)} ${h.card(value)}`;
   if (Array.isArray(value)) {
     if (value.length > 6 || value.some((v) => typeof v === 'object')) return null;
-    return `${wireWords(key)} ${value.map((v) => (/card/.test(key) ? h.card(v) : h.thing(v))).join(', ')}`;
+    return `${wireWords(key)} ${value.map((v) => (/card|hand/.test(key) ? h.card(v) : h.thing(v))).join(', ')}`;
   }
   if (typeof value === 'boolean') return value ? wireWords(key) : null;
   return `${wireWords(key)} ${typeof value === 'string' ? h.thing(value) : plain(value)}`;

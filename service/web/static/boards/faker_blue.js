@@ -24,6 +24,11 @@ export function cardName(card) {
 // The shell offers these step by step (choices.js): which card, what to call it, at whom.
 export const narrowed = ['use', 'defend'];
 
+// The title of a chooser of one kind of move.
+export function typeLabel(type) {
+  return { use: t('Use a card'), defend: t('Defend') }[type] || null;
+}
+
 export function choiceLabel(path, value, view, names = {}) {
   const seatName = (seat) => names[seat] || t('seat {n}', { n: Number(seat) + 1 });
   switch (path) {

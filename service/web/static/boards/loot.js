@@ -55,6 +55,12 @@ function shipName(merchant, view) {
 // The shell offers these step by step (choices.js): which card, then which ship.
 export const narrowed = ['play_pirate', 'play_captain', 'play_admiral'];
 
+// The title of a chooser of one kind of move.
+export function typeLabel(type) {
+  return { play_pirate: t('Attack with a pirate ship'), play_captain: t('Play a pirate captain'),
+    play_admiral: t('Defend with the Admiral') }[type] || null;
+}
+
 export function choiceLabel(path, value, view) {
   if (path === 'card') return t('Card: {card}', { card: cardName(value) });
   if (path === 'merchant') return t('Against {ship}', { ship: shipName(value, view) });

@@ -62,6 +62,11 @@ function target(view, id) {
 // The shell offers these step by step, not as one button per arrangement (choices.js).
 export const narrowed = ["place_fleet"];
 
+// The title of a chooser of one kind of move.
+export function typeLabel(type) {
+  return type === "place_fleet" ? t("Place your fleet") : null;
+}
+
 // "zones.n" -> "Front: Chezill" (a step of choosing a fleet's arrangement).
 export function choiceLabel(path, value) {
   const zone = /^zones\.([nesw])$/.exec(path);

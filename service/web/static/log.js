@@ -83,7 +83,7 @@ export function promptWords(label, names = {}) {
 }
 
 // A wire name in the page's words where it has them ('gave_up' -> 'gave up' otherwise).
-function wireWords(name) {
+export function wireWords(name) {
   return WIRE_WORDS()[name] || plain(name);
 }
 const WIRE_WORDS = () => ({
@@ -107,6 +107,22 @@ const WIRE_WORDS = () => ({
   elimination: t('elimination'), liar_penalty: t('liar penalty'), challenger_penalty: t('challenger penalty'),
   timeout: t('timeout'), last_survivor: t('last survivor'), deck_out: t('deck out'),
   military_victory: t('military victory'), ring_destroyed: t('ring destroyed'),
+  // War of the Ring's battle stages and rolls (wotr.md §5)
+  pre: t('before the combat roll'), post: t('after the combat roll'), roll: t('combat roll'),
+  cards: t('combat cards'), siege_choice: t('siege or field battle'), scouts: t('Scouts retreat'),
+  end: t('end of the round'), besiege: t('lay siege'), advance: t('advance'), retreat: t('retreat'),
+  extend: t('extra siege round'), cease: t('cease the attack'), onslaught_roll: t('Onslaught roll'),
+  cannot_withdraw: t('cannot withdraw'), combat: t('combat roll'), onslaught: t('Onslaught'),
+  charge: t('Charge'), sudden_strike: t('Sudden Strike'), we_come_to_kill: t('We Come to Kill'),
+  second_move: t('second move'), dead: t('the dead'), order: t('order'), played: t('played'),
+  by_seat: t('by'),
+  // Faker Blue's reasons for a loss of health
+  wrong_challenge: t('wrong challenge'), caught_lying: t('caught lying'), stolen: t('stolen'),
+  // Mag Blast's response chain and Direct Hits
+  hit: t('hit'), effect: t('effect'), start: t('start'), blast: t('blast'), launch: t('squadron launch'),
+  ramming: t('ramming'), direct_hit: t('direct hit'), dh_effect: t('direct hit effect'), misc: t('card'),
+  evade: t('evasive action'), intercept: t('interception'), flux: t('Temporal Flux'),
+  cranium: t('Cranium Consortium'), sweep: t('sweep'), fighter: t('fighter'),
 });
 
 // Whole sentences for the events that happen most; any other event gets its name in words and

@@ -6,7 +6,7 @@
 
 import { Picker, countdown, h, useStyles } from "./pick.js";
 import { t, tn, term } from "../i18n.js";
-import { inWords, promptWords } from "../log.js";
+import { promptWords, wireWords } from "../log.js";
 
 const DATA = await (await fetch(new URL("./data/magblast.json", import.meta.url))).json();
 
@@ -210,7 +210,7 @@ export function render(root, ctx) {
   // The response chain: each card played and each answer, bottom first.
   if (view.chain) {
     const links = view.chain.links.map((link, i) => {
-      const bits = [link.card ? cardName(link.card) : (link.action ? inWords(link.action) : t("ability"))];
+      const bits = [link.card ? cardName(link.card) : (link.action ? wireWords(link.action) : t("ability"))];
       if (link.ship) bits.push(t("from {ship}", { ship: shipName(link.ship) }));
       if (link.target) bits.push(t("at {target}", { target: target(view, link.target) }));
       return h("li", { class: "mb-link", "data-card": link.card || "" },
@@ -223,7 +223,7 @@ export function render(root, ctx) {
   }
   if (view.dh) {
     root.append(h("p", { class: "mb-dh" },
-      t("Direct Hit on {target} ({stage})", { target: target(view, view.dh.target || view.dh.ship), stage: inWords(view.dh.stage) })));
+      t("Direct Hit on {target} ({stage})", { target: target(view, view.dh.target || view.dh.ship), stage: wireWords(view.dh.stage) })));
   }
 
   // The viewer's hand, and a ship being placed or the six dealt at setup.

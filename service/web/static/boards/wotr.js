@@ -9,7 +9,7 @@
 import { Picker, countdown, h, useStyles } from "./pick.js";
 import { panZoom } from "./panzoom.js";
 import { locale, t, tn, term } from "../i18n.js";
-import { inWords, promptWords } from "../log.js";
+import { promptWords, wireWords } from "../log.js";
 
 const DATA = await (await fetch(new URL("./data/wotr.json", import.meta.url))).json();
 
@@ -23,7 +23,7 @@ const BATTLE_WORDS = () => ({ field: t("field battle"), siege: t("siege"), sorti
   combat_cards: t("combat cards"), combat_roll: t("combat roll"), leader_reroll: t("leader re-roll"),
   casualties: t("casualties"), cease_or_retreat: t("cease or retreat"), advance: t("advance"),
   withdraw: t("withdraw"), combat: t("combat roll"), reroll: t("leader re-roll") });
-const battleWords = (w) => BATTLE_WORDS()[w] || inWords(String(w ?? ""));
+const battleWords = (w) => BATTLE_WORDS()[w] || wireWords(String(w ?? ""));
 const SETTLEMENT_NAME = () => ({ stronghold: t("stronghold"), city: t("city"), town: t("town"),
   fortification: t("fortification") });
 const regionName = (r) => term(`wotr.region.${r}`, String(r));

@@ -91,10 +91,11 @@ class Screen:
         text = self.page.evaluate(SCREEN_TEXT)
         self.seen += 1
         if self.lang == "ko":
-            for word in WORD.findall(text):
+            for match in WORD.finditer(text):
+                word = match.group(0)
                 if word.lower() in self.foreign and word not in self.found:
-                    at = text.find(word)
-                    self.found[word] = text[max(0, at - 60):at + 60].replace("\n", " | ")
+                    self.found[word] = text[max(0, match.start() - 80):match.end() + 40]
+                    self.found[word] = self.found[word].replace("\n", " | ")
         else:
             for match in HANGUL.finditer(text):
                 self.found.setdefault(match.group(0), text[max(0, match.start() - 60):

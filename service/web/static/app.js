@@ -135,10 +135,11 @@ function renderWho() {
   clear(who);
   if (state.me) {
     const handle = state.account && state.account.handle;
-    who.append(el('span', { class: 'me' }, t('Signed in as {name}', { name: state.me.name })), ' ',
+    // dom.js's append skips the nulls (the DOM's own would write "null" for a guest).
+    append(who, [el('span', { class: 'me' }, t('Signed in as {name}', { name: state.me.name })), ' ',
       handle ? el('a', { class: 'link', href: `#/players/${encodeURIComponent(handle)}` },
         t('Profile')) : null, handle ? ' ' : null,
-      el('button', { type: 'button', class: 'link', onclick: signOut }, t('Sign out')));
+      el('button', { type: 'button', class: 'link', onclick: signOut }, t('Sign out'))]);
   }
   who.append(' ', languageSwitch());
 }

@@ -162,16 +162,22 @@ def test_a_language_the_page_lacks_falls_back_to_english(browser, site):
         page.context.close()
 
 
-def test_a_countdown_shows_a_drawn_stopwatch_not_a_glyph(browser, site):
+def test_a_countdown_shows_a_drawn_stopwatch_and_seconds_in_korean(browser, site):
     page = new_page(browser, site, "ko-KR")
     try:
         sign_in(page, "ko", "ann-clock")
         page.get_by_label("게임", exact=True).select_option("loot")
-        page.get_by_label("인원").select_option("2")
-        page.get_by_label("2번 자리").select_option("human")
+        page.locator("summary", has_text="옵션").click()
+        page.get_by_label("차례 시간(초)").fill("600")
         page.get_by_role("button", name="게임 만들기").click()
         page.wait_for_url("**/#/games/*")
-        page.locator("#version").wait_for()
-        assert "⏱" not in page.content()
+        countdown = page.locator(".prompt.mine .countdown")
+        countdown.wait_for()
+        assert countdown.locator("svg.icon").count() == 1  # the ⏱ glyph has no font here
+        assert "⏱" not in countdown.inner_text()
+        assert re.fullmatch(r"\s*\d{3}초", countdown.inner_text())
+        assert page.locator(".prompt.mine").inner_text().startswith("나: 내 차례")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=SCREENSHOTS / "i18n-ko-countdown.png")
     finally:
         page.context.close()

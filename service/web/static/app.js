@@ -370,9 +370,19 @@ function levelText(level) {
 
 // An option's name or value in words: the page's word for it where it has one.
 const OPTION_WORDS = () => ({
-  scenario: t('scenario'), south: t('south'), full: t('full'), edition: t('edition'),
-  current: t('current'), first: t('first'), beginner: t('beginner'), liar_penalty: t('liar penalty'),
-  challenger_penalty: t('challenger penalty'), teams: t('teams'), variant: t('variant'),
+  turn_seconds: t('turn seconds'), reaction_seconds: t('reaction seconds'),
+  max_timeouts: t('max timeouts'), teams: t('teams'), empty_deck_mode: t('empty deck mode'),
+  discard: t('take from the discard'), seed_literal: t('as the rulebook says'),
+  team_capture: t('team capture'), anchor: t('first of the team'),
+  first_in_turn_order: t('first in turn order'), end_requires_play: t('end requires a play'),
+  edition: t('edition'), current: t('current'), first: t('first'), beginner: t('beginner'),
+  health: t('health'), supply: t('supply'), liar_penalty: t('liar penalty'),
+  challenger_penalty: t('challenger penalty'), counts: t('card counts'), values: t('card values'),
+  amounts: t('amounts'), attack_mode: t('attack mode'), free_for_all: t('free for all'),
+  neighbours: t('neighbours'), no_mercy: t('No Mercy'), sound_effects: t('sound effects'),
+  off: t('off'), on: t('on'), strict: t('strict'), windows: t('response windows'),
+  every_eligible: t('every eligible player'), scenario: t('scenario'), south: t('south'),
+  full: t('full'), max_rounds: t('max rounds'),
 });
 function optionWords(name) {
   return OPTION_WORDS()[name] || words(name);
@@ -635,9 +645,9 @@ function tick(table) {
   for (const node of table.parts.prompts.querySelectorAll('.countdown')) {
     const left = Math.max(0, Number(node.dataset.deadline) - Date.now());
     const seconds = left / 1000;
-    node.lastChild.textContent = ` ${new Intl.NumberFormat(locale(), { style: 'unit', unit: 'second',
-      unitDisplay: 'narrow', maximumFractionDigits: left < 10000 ? 1 : 0,
-      minimumFractionDigits: left < 10000 ? 1 : 0 }).format(seconds)}`;
+    const digits = left < 10000 ? 1 : 0;
+    node.lastChild.textContent = ` ${t('{seconds} s', { seconds: new Intl.NumberFormat(locale(), {
+      maximumFractionDigits: digits, minimumFractionDigits: digits }).format(seconds) })}`;
     node.classList.toggle('urgent', left < 10000);
   }
 }

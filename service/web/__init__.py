@@ -9,8 +9,6 @@ from pathlib import Path
 
 from flask import Blueprint, Response, abort, jsonify, redirect, send_from_directory
 
-from service.web.i18n import LANGUAGES, catalog_json
-
 STATIC = Path(__file__).parent / "static"
 
 # Everything from this origin, nothing inline: the page's scripts are ES modules served here and
@@ -40,6 +38,8 @@ def index() -> Response:
 @blp.route("/play/i18n/<locale>.json")
 def messages(locale: str) -> Response:
     """The page's words in one language (issue 28), from the gettext catalogs."""
+    from service.web.i18n import LANGUAGES, catalog_json  # (`python -m service.web.i18n` too)
+
     if locale not in LANGUAGES:
         abort(404)
     response = jsonify(catalog_json(locale))

@@ -13,7 +13,7 @@ from playwright.sync_api import Page
 
 from service.web import i18n
 from tests.web.conftest import PHONE, SCREENSHOTS
-from tests.web.driving import BOT_TABLES, play_to_end
+from tests.web.driving import BOT_TABLES, page_width_overflow, play_to_end
 
 pytestmark = pytest.mark.e2e
 
@@ -86,10 +86,12 @@ class Screen:
         self.page, self.lang, self.seen = page, lang, 0
         self.foreign = english_ui_words() if lang == "ko" else None
         self.found: dict[str, str] = {}
+        self.too_wide = 0
 
     def check(self, _button=None) -> None:
         text = self.page.evaluate(SCREEN_TEXT)
         self.seen += 1
+        self.too_wide = max(self.too_wide, page_width_overflow(self.page))  # longer words
         if self.lang == "ko":
             for match in WORD.finditer(text):
                 word = match.group(0)
@@ -107,12 +109,15 @@ class Screen:
 def test_a_whole_game_in_one_language_shows_no_word_of_the_other(browser, site, game, lang):
     page = new_page(browser, site, {"ko": "ko-KR", "en": "en-US"}[lang])
     try:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         sign_in(page, lang, f"ann-{game}")
         assert page.evaluate("document.documentElement.lang") == lang
         screen = Screen(page, lang)
         screen.check()
         create_game(page, lang, game)
-        play_to_end(page, random.Random(game), each=screen.check)
+        mid = SCREENSHOTS / f"i18n-{game}-{lang}-mid.png"
+        play_to_end(page, random.Random(game), each=screen.check,
+                    screenshot=lambda: page.screenshot(path=mid))
         page.locator("#result").wait_for()
         screen.check()
         assert page.locator("#result").inner_text().startswith(say(lang, "Game over."))
@@ -126,6 +131,7 @@ def test_a_whole_game_in_one_language_shows_no_word_of_the_other(browser, site, 
         assert not screen.found, "words of the wrong language on screen:\n" + "\n".join(
             f"{word!r}: ...{around}..." for word, around in screen.found.items())
         assert screen.seen > 3
+        assert screen.too_wide <= 0, f"the page grew {screen.too_wide} px wider than the phone"
     finally:
         page.context.close()
 

@@ -281,7 +281,8 @@ function fieldText(key, value, h) {
   if (value === null || value === undefined || SKIPPED.has(key)) return null;
   if (typeof value === 'object' && !Array.isArray(value)) return null;
   if (SEAT_KEYS.has(key) && Number.isInteger(value)) return `${wireWords(key)} ${h.who(value)}`;
-  if (key === 'card' || key === 'merchant') return `${wireWords(key)} ${h.card(value)}`;
+  if (key === 'card' || key === 'merchant' || key === 'blast') return `${wireWords(key)} ${h.card(value)}`;
+  if (/ship|carrier/.test(key) && typeof value === 'string') return `${wireWords(key)} ${h.ship(value)}`;
   if (Array.isArray(value)) {
     if (value.length > 6 || value.some((v) => typeof v === 'object')) return null;
     return `${wireWords(key)} ${value.map((v) => (/card|hand/.test(key) ? h.card(v) : h.thing(v))).join(', ')}`;

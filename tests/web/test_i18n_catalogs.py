@@ -164,6 +164,7 @@ def game_terms() -> dict[str, str]:
     wc = json.loads((GAMES / "wotr" / "cards.json").read_text())
     terms = {f"magblast.ship.{s['id']}": s["name"] for s in mb["ships"]}
     terms |= {f"magblast.command_ship.{c['id']}": c["name"] for c in mb["command_ships"]}
+    terms |= {f"magblast.command_ship_text.{c['id']}": c["text"] for c in mb["command_ships"]}
     terms |= {f"magblast.class.{c['class']}": c["name"] for c in mb["classes"]}
     terms |= {f"magblast.action.{a['kind']}": a["name"] for a in mb["actions"]}
     terms |= {f"magblast.zone.{z['id']}": z["name"] for z in mb["zones"]}

@@ -320,7 +320,8 @@ function fleetNode(view, s, who, bind, mine) {
   };
   const command = shipNode(view, race);
   if (!alive) command.querySelector(".mb-hull-text").textContent = t("destroyed");
-  const centre = bind(h("div", { class: "mb-command", "data-ship": race, title: cmd.text || "" },
+  const centre = bind(h("div", { class: "mb-command", "data-ship": race,
+    title: cmd.text ? term(`magblast.command_ship_text.${race}`, cmd.text) : "" },
     command), race);
   grid.append(h("div", { class: "mb-corner" }), zoneCell("n"), h("div", { class: "mb-corner" }),
     zoneCell("w"), centre, zoneCell("e"),

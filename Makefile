@@ -12,7 +12,7 @@ AXE_VERSION := 4.14.1
 AXE := $(VENV)/axe/node_modules/axe-core/axe.min.js
 LOCK_VENV := .lock-venv
 
-.PHONY: install lock run test test-cluster lint openapi bench faults abuse clean browser screenshots
+.PHONY: install lock run test test-cluster lint openapi bench faults abuse clean browser screenshots web-catalogs
 
 # constraints.txt pins every package (and every package they pull in) to the versions CI
 # tested, so a fresh machine installs exactly those; setup.cfg keeps the ranges we support.
@@ -55,8 +55,10 @@ test: install lint browser $(AXE)
 # The web client's tests (tests/web) drive Debian's chromium with Playwright; never
 # `playwright install` (it downloads a browser). CI runs `make test` as root on a clean machine.
 CHROMIUM := /usr/bin/chromium
+# fonts-noto-cjk: Debian's chromium has no Hangul glyph without it (the Korean page, issue 28).
 browser:
 	@test -x $(CHROMIUM) || { apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium; }
+	@dpkg -s fonts-noto-cjk >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq --no-install-recommends fonts-noto-cjk; }
 
 # Every board at 390x844 and 1280x800, mid-game and over, into tests/web/screenshots/ (or
 # $$WEB_SCREENSHOTS) for a person to look at: the full-game browser tests, which write them.
@@ -69,6 +71,11 @@ screenshots: install browser $(AXE)
 CLUSTER_TESTS := tests/events/test_store_contract.py tests/events/test_cluster.py tests/service
 test-cluster: install
 	TABLESTREAM_TEST_CLUSTER=1 $(BIN)/python -m pytest -n auto $(CLUSTER_TESTS)
+
+# The web page's catalogs (issue 28): web.po in every language brought up to date with the page's
+# t()/tn() calls (new entries untranslated: tests/web/test_i18n_catalogs.py fails until they are).
+web-catalogs: install
+	$(BIN)/python -m service.web.i18n
 
 openapi: install
 	$(BIN)/tablestream openapi -o openapi.yaml

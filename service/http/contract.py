@@ -172,6 +172,7 @@ def finish_document(document: dict[str, Any]) -> dict[str, Any]:
                 response.setdefault("headers", {}).update(headers)
     _typed_commands(doc)
     _typed_games(doc)
+    _enveloped_lists(doc)
     _prune_unused_schemas(doc)
     responses = doc["components"].get("responses", {})
     for name in RETRYABLE:
@@ -269,6 +270,28 @@ def _typed_games(doc: dict[str, Any]) -> None:
     schemas["EventPage"] = {"description": "A page of a game's events, typed by its `game`",
                             "oneOf": [{"$ref": ref} for ref in pages.values()],
                             "discriminator": {"propertyName": "game", "mapping": pages}}
+
+
+def _enveloped_lists(doc: dict[str, Any]) -> None:
+    """A list that pages answers its bare array, or with ``envelope=true`` ``{items, next}``
+    (issue 26 item 5): its answer is one or the other, the page a schema of its own
+    (``TokenOutPage`` for a list of ``TokenOut``)."""
+    schemas = doc["components"]["schemas"]
+    for item in doc.get("paths", {}).values():
+        operation = item.get("get")
+        if operation is None or not any(p.get("name") == "envelope"
+                                        for p in operation.get("parameters", ())):
+            continue
+        content = operation["responses"]["200"]["content"]["application/json"]
+        array = content["schema"]
+        page = array["items"]["$ref"].rsplit("/", 1)[1] + "Page"
+        schemas[page] = {
+            "type": "object", "description": "A page of the list (`envelope=true`)",
+            "properties": {"items": copy.deepcopy(array), "next": {
+                "type": ["string", "null"], "description": "The next page's `cursor`, or null "
+                                                         "on the last page"}},
+            "required": ["items", "next"], "additionalProperties": False}
+        content["schema"] = {"oneOf": [array, _ref(page)]}
 
 
 def _prune_unused_schemas(doc: dict[str, Any]) -> None:

@@ -26,6 +26,9 @@ LONG_POLL_SECONDS = 25
 LONG_POLL_WAIT = ("Long poll: when nothing is there yet, wait up to this many seconds for it "
                   "(an answer comes at once when there is something; 0: never wait)")
 
+ENVELOPE = ("true: answer `{items, next}` instead of the bare list, `next` being the next "
+            "page's `cursor` (null on the last page); the `Link` header is sent either way")
+
 # One unit for every time on the wire: Unix milliseconds (integers), as the event log stores them.
 # One type for a seat: an integer (null where the platform, not a seat, acted).
 
@@ -166,6 +169,7 @@ class LobbyQuery(ma.Schema):
                                                      "and go): use `cursor`"})
     cursor = fields.String(validate=validate.Length(max=500), metadata={
         "description": "The `next` cursor of the page before (see the `Link` header)"})
+    envelope = fields.Boolean(load_default=False, metadata={"description": ENVELOPE})
 
 
 class CatalogEntry(ma.Schema):
@@ -353,12 +357,14 @@ class MyGamesQuery(ma.Schema):
                                                      "and go): use `cursor`"})
     cursor = fields.String(validate=validate.Length(max=500), metadata={
         "description": "The `next` cursor of the page before (see the `Link` header)"})
+    envelope = fields.Boolean(load_default=False, metadata={"description": ENVELOPE})
 
 
 class PageQuery(ma.Schema):
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
     cursor = fields.String(validate=validate.Length(max=500), metadata={
         "description": "The `next` cursor of the page before (see the `Link` header)"})
+    envelope = fields.Boolean(load_default=False, metadata={"description": ENVELOPE})
 
 
 class MyGame(ma.Schema):

@@ -6,6 +6,7 @@ import { showLeaderboard, showProfile, signInCard, signUpCard } from './account.
 import { drawTakeback } from './takeback.js';
 import { eventList, inWords, line, logRows, seatNames, subjectSeat } from './log.js';
 import { drawResult } from './result.js';
+import { notifyButton } from './pwa.js';
 import { chooser, defaultChoiceLabel, splitMoves } from './choices.js';
 
 const API = '/v1';
@@ -135,6 +136,7 @@ function renderWho() {
     who.append(el('span', { class: 'me' }, `Signed in as ${state.me.name}`), ' ',
       handle ? el('a', { class: 'link', href: `#/players/${encodeURIComponent(handle)}` },
         'Profile') : null, handle ? ' ' : null,
+      notifyButton(accountCtx) || '', ' ',
       el('button', { type: 'button', class: 'link', onclick: signOut }, 'Sign out'));
   }
 }

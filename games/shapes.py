@@ -83,3 +83,16 @@ def pair(
         metadata={"description": description},
         **kwargs,
     )
+
+
+class Prompt(Schema):
+    """What a pending seat must decide: the command types it may send, its clock, a label."""
+
+    kinds = fields.List(fields.String(), required=True)
+    clock = fields.String(required=True, metadata={"description": "turn or reaction"})
+    label = fields.String(required=True)
+
+
+def pending(**kwargs: Any) -> fields.Dict:
+    """Who must act now: each pending seat's prompt, keyed by the seat number."""
+    return by_seat(fields.Nested(Prompt), **kwargs)

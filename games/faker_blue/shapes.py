@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
-from games.shapes import Result, count_or_cards, viewer
+from games.shapes import Result, count_or_cards, pending, viewer
 
 
 class FakerBlueViewOptionsAmounts(Schema):
@@ -49,12 +49,6 @@ class FakerBlueViewOptions(Schema):
 class FakerBlueViewPeekedItem(Schema):
     card = fields.String(required=True)
     seat = fields.Integer(required=True)
-
-
-class FakerBlueViewPendingValue(Schema):
-    clock = fields.String(required=True)
-    kinds = fields.List(fields.String(), required=True)
-    label = fields.String(required=True)
 
 
 class FakerBlueViewPlayCardsItem(Schema):
@@ -115,9 +109,7 @@ class FakerBlueView(Schema):
     options = fields.Nested(FakerBlueViewOptions, required=True)
     out = fields.List(fields.List(fields.Integer()), required=True)
     peeked = fields.List(fields.Nested(FakerBlueViewPeekedItem), required=True)
-    pending = fields.Dict(
-        keys=fields.String(), values=fields.Nested(FakerBlueViewPendingValue), required=True
-    )
+    pending = pending(required=True)
     play = fields.Nested(FakerBlueViewPlay, required=True, allow_none=True)
     public = fields.List(fields.String(), required=True)
     result = fields.Nested(FakerBlueViewResult, required=True, allow_none=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
-from games.shapes import CARD, COUNT, SEAT, Result, by_seat, count_or_cards, pair, viewer
+from games.shapes import CARD, COUNT, SEAT, Result, by_seat, count_or_cards, pair, pending, viewer
 
 
 class MagBlastProposal(Schema):
@@ -76,12 +76,6 @@ class MagBlastViewOptions(Schema):
     windows = fields.String(required=True)
 
 
-class MagBlastViewPendingValue(Schema):
-    clock = fields.String(required=True)
-    kinds = fields.List(fields.String(), required=True)
-    label = fields.String(required=True)
-
-
 class MagBlastViewPlacing(Schema):
     count = fields.Integer(required=True)
     seat = fields.Integer(required=True)
@@ -122,9 +116,7 @@ class MagBlastView(Schema):
     options = fields.Nested(MagBlastViewOptions, required=True)
     origins = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
     out = fields.List(fields.Integer(), required=True)
-    pending = fields.Dict(
-        keys=fields.String(), values=fields.Nested(MagBlastViewPendingValue), required=True
-    )
+    pending = pending(required=True)
     phase = fields.String(required=True)
     placed = fields.List(fields.Integer(), required=True)
     placing = fields.Nested(MagBlastViewPlacing, required=True, allow_none=True)
@@ -387,7 +379,6 @@ class MagBlastTurnStarted(Schema):
     turn = fields.Integer(required=True)
 
 
-
 # Events random play with the default options does not reach (sound effects, No Mercy).
 class MagBlastSoundMade(Schema):
     seat = fields.Integer(required=True)
@@ -404,6 +395,7 @@ class MagBlastNoMercyAgreed(Schema):
     seat = fields.Integer(required=True)
     first = fields.Integer(required=True)
     hulls = by_seat(fields.Integer(), required=True)
+
 
 VIEW = MagBlastView
 RESULT = MagBlastResult

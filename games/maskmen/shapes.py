@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
-from games.shapes import Result, viewer
+from games.shapes import Result, pending, viewer
 
 
 class MaskMenViewHistoryItem(Schema):
@@ -26,12 +26,6 @@ class MaskMenViewKnowledge(Schema):
     debuted = fields.List(fields.String(), required=True)
     display = fields.Nested(MaskMenViewKnowledgeDisplay, required=True)
     proofs = fields.List(fields.List(fields.String()), required=True)
-
-
-class MaskMenViewPendingValue(Schema):
-    clock = fields.String(required=True)
-    kinds = fields.List(fields.String(), required=True)
-    label = fields.String(required=True)
 
 
 class MaskMenViewRoundCurrent(Schema):
@@ -63,9 +57,7 @@ class MaskMenView(Schema):
     history = fields.List(fields.Nested(MaskMenViewHistoryItem), required=True)
     knowledge = fields.Nested(MaskMenViewKnowledge, required=True)
     out = fields.List(fields.Integer(), required=True)
-    pending = fields.Dict(
-        keys=fields.String(), values=fields.Nested(MaskMenViewPendingValue), required=True
-    )
+    pending = pending(required=True)
     played = fields.List(fields.String(), required=True)
     result = fields.Nested(Result, required=True, allow_none=True)
     round = fields.Nested(MaskMenViewRound, required=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields
 
-from games.shapes import Result, viewer
+from games.shapes import Result, pending, viewer
 
 
 class WotrAction(Schema):
@@ -59,12 +59,6 @@ class WotrOrder(Schema):
     to = fields.String(required=True)
 
 
-class WotrViewPendingValue(Schema):
-    clock = fields.String(required=True)
-    kinds = fields.List(fields.String(), required=True)
-    label = fields.String(required=True)
-
-
 class WotrViewPoliticsValue(Schema):
     active = fields.Boolean(required=True)
     step = fields.Integer(required=True)
@@ -111,9 +105,7 @@ class WotrView(Schema):
     order = fields.Nested(WotrOrder, required=True, allow_none=True)
     outcome = fields.String(required=True, allow_none=True)
     over = fields.Boolean(required=True)
-    pending = fields.Dict(
-        keys=fields.String(), values=fields.Nested(WotrViewPendingValue), required=True
-    )
+    pending = pending(required=True)
     politics = fields.Dict(
         keys=fields.String(), values=fields.Nested(WotrViewPoliticsValue), required=True
     )

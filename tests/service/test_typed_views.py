@@ -19,7 +19,7 @@ from service.http.contract import type_name
 from service.openapi import openapi_dict
 from tests.playing import play_randomly
 
-SEEDS = range(3)
+SEEDS = range(2)  # tests/games/test_conformance.py plays more; here every shape is met
 MAX_STEPS = 20_000
 
 

@@ -38,6 +38,8 @@ from typing import Any, TypeVar
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
+from games.shapes import Result
+
 State = dict[str, Any]
 Command = dict[str, Any]
 Seat = int
@@ -236,6 +238,12 @@ class Game:
     # Event types no takeback crosses, beyond what ``reveals`` finds from card ids: random
     # outcomes and hidden information that no card id carries (see the module docstring).
     undo_barriers: frozenset[str] = frozenset()
+    # What ``view``, ``result`` and each event's data look like (its ``shapes.py``), for typed
+    # clients (issue 26): the OpenAPI document is built from them and a test holds the rules
+    # to them.
+    view_shape: type[Schema] | None = None
+    result_shape: type[Schema] = Result
+    event_shapes: dict[str, type[Schema]] = {}
 
     # --- the contract -------------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ from games.core import (
     ensure,
 )
 from games.expert import SearchingGame
-from games.faker_blue import reactions, views
+from games.faker_blue import reactions, shapes, views
 from games.faker_blue.bot import basic_bot, sample_state
 from games.faker_blue.data import (
     AMOUNTS,
@@ -112,6 +112,9 @@ class FakerBlue(SearchingGame):
     spec = "shared/rules/fakerblue.md"
     options = FakerBlueOptions
     commands = COMMANDS
+    view_shape = shapes.VIEW
+    result_shape = shapes.RESULT
+    event_shapes = shapes.EVENTS
     # Each reveals hidden cards or a random outcome to someone.
     undo_barriers = frozenset({GAME_STARTED, CARDS_DEALT, CARD_DRAWN, CARD_REVEALED,
                                CARD_INSPECTED})

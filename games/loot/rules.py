@@ -21,7 +21,7 @@ from games.core import (
     ensure,
 )
 from games.expert import SearchingGame
-from games.loot import bot, views
+from games.loot import bot, shapes, views
 from games.loot.data import (
     ADMIRAL,
     CAPTAIN,
@@ -107,6 +107,9 @@ class Loot(SearchingGame):
     spec = "shared/rules/loot.md"
     options = LootOptionsSchema
     commands = COMMANDS
+    view_shape = shapes.VIEW
+    result_shape = shapes.RESULT
+    event_shapes = shapes.EVENTS
     undo_barriers = frozenset({LOOT_STARTED, CARD_DRAWN})
     bot_levels = ("random", "basic", "expert")
     playouts_per_ms = 1.5  # the expert's budget: 1 / CPU ms per playout (bench/expert_bot.py)

@@ -46,7 +46,7 @@ from games.core import (
     ensure,
 )
 from games.expert_shortlist import ShortlistGame
-from games.magblast import attack, bot, chain, legal, turn, views
+from games.magblast import attack, bot, chain, legal, shapes, turn, views
 from games.magblast.data import (
     ACTION_IDS,
     COMMAND_SHIPS,
@@ -161,6 +161,9 @@ class MagBlast(ShortlistGame):
     spec = "shared/rules/magblast.md"
     options = MagBlastOptions
     commands = COMMANDS
+    view_shape = shapes.VIEW
+    result_shape = shapes.RESULT
+    event_shapes = shapes.EVENTS
     test_only_options = frozenset({"deal"})
     # Each reveals hidden cards or a random outcome to someone.
     undo_barriers = frozenset({GAME_STARTED, FLEETS_DEALT, HANDS_DEALT, FLEETS_REVEALED,

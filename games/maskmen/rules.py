@@ -22,7 +22,7 @@ from games.core import (
     ensure,
 )
 from games.expert import SearchingGame
-from games.maskmen import bot, knowledge, views
+from games.maskmen import bot, knowledge, shapes, views
 from games.maskmen.data import DATA, OPTIONS, WRESTLER_OF, card_key, wrestler_of
 from games.maskmen.model import (
     CARDS_PLAYED,
@@ -95,6 +95,9 @@ class MaskMen(SearchingGame):
     spec = "shared/rules/maskmen.md"
     options = MaskmenOptions
     commands = COMMANDS
+    view_shape = shapes.VIEW
+    result_shape = shapes.RESULT
+    event_shapes = shapes.EVENTS
     undo_barriers = frozenset({SEASON_DEALT})  # a deal reveals each seat's new hand
     bot_levels = ("random", "basic", "expert")
     playouts_per_ms = 2.2  # the expert's budget: 1 / CPU ms per playout (bench/expert_bot.py)

@@ -20,6 +20,7 @@ from games.core import (
     ensure,
     next_seat,
 )
+from games.tally import shapes
 
 
 class TallyOptions(ClockOptions):
@@ -37,6 +38,9 @@ class Tally(Game):
     max_seats = 8
     options = TallyOptions
     commands = {"add": Add}
+    view_shape = shapes.VIEW
+    result_shape = shapes.RESULT
+    event_shapes = shapes.EVENTS
 
     def setup(self, seats: int, options: dict[str, Any], rng: Rng) -> list[Event]:
         first = rng.below(seats)

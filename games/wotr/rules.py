@@ -43,7 +43,7 @@ from games.core import (
     ensure,
 )
 from games.expert_shortlist import ShortlistGame
-from games.wotr import battle, bot, orders, seats, views
+from games.wotr import battle, bot, orders, seats, shapes, views
 from games.wotr.data import (
     DECKS,
     DEFAULTS,
@@ -157,6 +157,9 @@ class WarOfTheRing(ShortlistGame):
     spec = "shared/rules/wotr.md"
     options = WotrOptionsSchema
     commands = COMMANDS
+    view_shape = shapes.VIEW
+    result_shape = shapes.RESULT
+    event_shapes = shapes.EVENTS
     undo_barriers = frozenset({GAME_STARTED, CARD_DRAWN, "dice_rolled", "combat_rolled",
                                "combat_cards_revealed"})
     bot_levels = ("random", "basic", "expert")

@@ -16,8 +16,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from events.projector import PLATFORM_EVENTS
 from games import REGISTRY, UNLISTED
-from service.app.json_schema import command_json_schema, options_json_schema
+from service.app.json_schema import command_json_schema, json_schema, options_json_schema
 
 BEARER = [{"bearer": []}]
 SECURITY = {"none": [], "optional": [{}, *BEARER], "required": BEARER}
@@ -170,6 +171,8 @@ def finish_document(document: dict[str, Any]) -> dict[str, Any]:
                 response = operation["responses"].setdefault(status, {"description": status})
                 response.setdefault("headers", {}).update(headers)
     _typed_commands(doc)
+    _typed_games(doc)
+    _enveloped_lists(doc)
     _prune_unused_schemas(doc)
     responses = doc["components"].get("responses", {})
     for name in RETRYABLE:
@@ -192,6 +195,103 @@ def _typed_commands(doc: dict[str, Any]) -> None:
         schemas["GameCreate"]["properties"]["options"] = {
             "description": options.get("description", "The game's options; see the catalog"),
             "allOf": [{"$ref": f"#/components/schemas/{ANY_OPTIONS}"}]}
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _or_null(name: str, description: str) -> dict[str, Any]:
+    return {"description": description, "anyOf": [_ref(name), {"type": "null"}]}
+
+
+def _typed_games(doc: dict[str, Any]) -> None:
+    """A game, its event page and each event typed by the game they are of (issue 26 item 4):
+    ``GameOut`` and ``EventPage`` become unions discriminated by ``game``, each member with
+    the game's own view, result, legal commands and events (from the game's ``shapes.py``);
+    a game's events a union discriminated by ``type``, the platform's events (joins, clocks,
+    takebacks) one shape beside them."""
+    schemas = doc["components"]["schemas"]
+    if not {"GameOut", "EventPage", "EventOut"} <= schemas.keys():
+        return
+    game_out, event_page, event_out = (schemas[n] for n in ("GameOut", "EventPage", "EventOut"))
+    platform = copy.deepcopy(event_out)
+    platform["description"] = "An event of the platform, the same in every game"
+    platform["properties"]["type"] = {"type": "string", "enum": sorted(PLATFORM_EVENTS)}
+    schemas["PlatformEvent"] = platform
+    games, pages = {}, {}
+    for name, game in REGISTRY.items():
+        if game.view_shape is None:
+            continue
+        prefix = type_name(name)
+        schemas[f"{prefix}View"] = {"description": f"What you may see of a {game.title} game",
+                                    **copy.deepcopy(json_schema(game.view_shape))}
+        schemas[f"{prefix}Result"] = {"description": f"How a {game.title} game ended",
+                                      **copy.deepcopy(json_schema(game.result_shape))}
+        mapping = {}
+        for kind, shape in game.event_shapes.items():
+            assert kind not in PLATFORM_EVENTS, f"{name}'s {kind} is a platform event's name"
+            data, envelope = type_name(name, kind) + "Data", type_name(name, kind) + "Event"
+            schemas[data] = {"description": f"{game.title}: the data of {kind}",
+                             **copy.deepcopy(json_schema(shape))}
+            schemas[envelope] = copy.deepcopy(event_out)
+            schemas[envelope]["description"] = f"{game.title}: {kind}"
+            schemas[envelope]["properties"]["type"] = {"type": "string", "enum": [kind]}
+            schemas[envelope]["properties"]["data"] = _or_null(data, "Null when hidden from you")
+            mapping[kind] = _ref(envelope)["$ref"]
+        mapping.update((kind, _ref("PlatformEvent")["$ref"]) for kind in sorted(PLATFORM_EVENTS))
+        schemas[f"{prefix}Event"] = {
+            "description": f"An event of a {game.title} game, by its `type`",
+            "oneOf": [{"$ref": ref} for ref in dict.fromkeys(mapping.values())],
+            "discriminator": {"propertyName": "type", "mapping": mapping}}
+        member = copy.deepcopy(game_out)
+        member["description"] = f"A {game.title} game as you may see it"
+        member["properties"]["game"] = {"type": "string", "enum": [name]}
+        member["properties"]["view"] = _or_null(f"{prefix}View",
+                                                "What you may see; null before the start")
+        member["properties"]["result"] = _or_null(f"{prefix}Result",
+                                                  "Null while the game runs")
+        member["properties"]["pending"]["propertyNames"] = {"pattern": "^[0-9]+$"}
+        if type_name(name, "options") in schemas:
+            member["properties"]["options"] = _ref(type_name(name, "options"))
+        if type_name(name, "command") in schemas:
+            member["properties"]["legal_commands"]["items"] = _ref(type_name(name, "command"))
+        schemas[f"{prefix}Game"] = member
+        games[name] = _ref(f"{prefix}Game")["$ref"]
+        page = copy.deepcopy(event_page)
+        page["description"] = f"A page of a {game.title} game's events"
+        page["properties"]["game"] = {"type": "string", "enum": [name]}
+        page["properties"]["events"]["items"] = _ref(f"{prefix}Event")
+        schemas[f"{prefix}EventPage"] = page
+        pages[name] = _ref(f"{prefix}EventPage")["$ref"]
+    schemas["GameOut"] = {"description": "A game as you may see it, typed by its `game`",
+                          "oneOf": [{"$ref": ref} for ref in games.values()],
+                          "discriminator": {"propertyName": "game", "mapping": games}}
+    schemas["EventPage"] = {"description": "A page of a game's events, typed by its `game`",
+                            "oneOf": [{"$ref": ref} for ref in pages.values()],
+                            "discriminator": {"propertyName": "game", "mapping": pages}}
+
+
+def _enveloped_lists(doc: dict[str, Any]) -> None:
+    """A list that pages answers its bare array, or with ``envelope=true`` ``{items, next}``
+    (issue 26 item 5): its answer is one or the other, the page a schema of its own
+    (``TokenOutPage`` for a list of ``TokenOut``)."""
+    schemas = doc["components"]["schemas"]
+    for item in doc.get("paths", {}).values():
+        operation = item.get("get")
+        if operation is None or not any(p.get("name") == "envelope"
+                                        for p in operation.get("parameters", ())):
+            continue
+        content = operation["responses"]["200"]["content"]["application/json"]
+        array = content["schema"]
+        page = array["items"]["$ref"].rsplit("/", 1)[1] + "Page"
+        schemas[page] = {
+            "type": "object", "description": "A page of the list (`envelope=true`)",
+            "properties": {"items": copy.deepcopy(array), "next": {
+                "type": ["string", "null"], "description": "The next page's `cursor`, or null "
+                                                         "on the last page"}},
+            "required": ["items", "next"], "additionalProperties": False}
+        content["schema"] = {"oneOf": [array, _ref(page)]}
 
 
 def _prune_unused_schemas(doc: dict[str, Any]) -> None:

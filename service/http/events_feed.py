@@ -63,7 +63,8 @@ class Events(MethodView):
         more = last is not None and last < min(query.get("to") or projection.version,
                                                projection.version)
         following = last + 1 if more else None
-        return ({"version": projection.version, "events": events, "next": following}, 200,
+        return ({"game": projection.data["game"], "version": projection.version,
+                 "events": events, "next": following}, 200,
                 next_link("from", following and str(following)))
 
 

@@ -9,7 +9,7 @@ from service.app.paging import NUMBER, decode_cursor, encode_cursor
 from service.http import wire
 from service.http.blueprint import Blueprint
 from service.http.context import charge_read, ctx, current_player, optional_player
-from service.http.paging import NEXT_LINK, next_link
+from service.http.paging import NEXT_LINK, page_answer
 from service.http.schemas import (
     CatalogEntry,
     GameCreate,
@@ -19,6 +19,8 @@ from service.http.schemas import (
     LobbyQuery,
 )
 from service.http.wire import answer
+
+SUMMARIES = GameSummary(many=True)
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Games and the lobby")
 
@@ -83,15 +85,18 @@ class Games(MethodView):
     @blp.errors(400)
     def get(self, query):
         """List games in the lobby, newest first: open and running ones unless `status` says
-        otherwise, a page at a time (`limit`, `cursor`; the next page's URL in `Link`)."""
+        otherwise, a page at a time (`limit`, `cursor`; the next page's URL in `Link`, and in
+        the body with `envelope`)."""
         lobby = ctx().lobby
         if query["offset"]:  # the old way (deprecated): pages shift as games come and go
-            return lobby.list(query.get("status"), query.get("game"), query["limit"],
+            rows = lobby.list(query.get("status"), query.get("game"), query["limit"],
                               query["offset"])
+            return page_answer(rows, SUMMARIES, "cursor", None, query["envelope"])
         after = decode_cursor(query.get("cursor"), (NUMBER, str))
         rows, following = lobby.list_after(query.get("status"), query.get("game"),
                                            query["limit"], after)
-        return rows, 200, next_link("cursor", following and encode_cursor(following))
+        return page_answer(rows, SUMMARIES, "cursor", following and encode_cursor(following),
+                           query["envelope"])
 
     @blp.arguments(GameCreate())
     @blp.response(201, GameOut)

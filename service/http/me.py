@@ -6,6 +6,7 @@ import hashlib
 import json
 from collections.abc import Iterator
 from contextlib import closing
+from typing import Any
 
 from flask import Response, request, stream_with_context, url_for
 from flask.views import MethodView
@@ -16,7 +17,7 @@ from service.http import wire
 from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import bearer_token, ctx, current_player, hold_stream
 from service.http.errors import end_on_outage
-from service.http.paging import ETAG_OF_LIST, NEXT_LINK, next_link
+from service.http.paging import ETAG_OF_LIST, NEXT_LINK, next_link, page_answer
 from service.http.schemas import (
     DeliveryOut,
     MeStreamQuery,
@@ -42,6 +43,11 @@ from service.http.stream_auth import TOKEN_ENDED, TokenWatch
 from service.runtime import metrics
 
 MY_GAME = MyGame(many=True)
+# The lists as sent in a page's body (envelope=true).
+DELIVERIES = DeliveryOut(many=True)
+SUBSCRIPTIONS = PushSubscriptionOut(many=True)
+PUSHES = PushDeliveryOut(many=True)
+TOKENS = TokenOut(many=True)
 # The shape of a /v1/me/games cursor by filter (service.app.inbox.my_games_page).
 MY_GAMES_CURSORS = {"open": (NUMBER, str), "running": (NUMBER, str),
                     "my_turn": (bool, MAYBE_NUMBER, int, str)}
@@ -68,7 +74,8 @@ class MyGames(MethodView):
     @blp.errors(400, 401)
     def get(self, query):
         """Your games, with your prompt and its deadline where one waits for you, a page at
-        a time (`limit`, `cursor`; the next page's URL in `Link`); an ETag for If-None-Match."""
+        a time (`limit`, `cursor`; the next page's URL in `Link`, and in the body with
+        `envelope`); an ETag for If-None-Match."""
         player = current_player()
         service = ctx().service
         if query["offset"]:  # the old way (deprecated): pages shift as games come and go
@@ -81,11 +88,10 @@ class MyGames(MethodView):
                                             decode_cursor(query.get("cursor"), shape))
         # The rows as sent (versions, prompts, deadlines): any change is another tag.
         tag = hashlib.sha256(wire.dumps(MY_GAME.dump(rows))).hexdigest()[:32]
-        headers = {"ETag": f'"{tag}"', "Vary": "Authorization",
-                   **next_link("cursor", following)}
+        headers = {"ETag": f'"{tag}"', "Vary": "Authorization"}
         if tag in request.if_none_match:  # werkzeug's ETags hold the tags unquoted
-            return "", 304, headers
-        return rows, 200, headers
+            return "", 304, {**headers, **next_link("cursor", following)}
+        return page_answer(rows, MY_GAME, "cursor", following, query["envelope"], headers)
 
 
 @blp.route("/events")
@@ -218,7 +224,7 @@ class Deliveries(MethodView):
     def get(self, query, webhook_id):
         """The latest deliveries to a webhook, newest first: pending, delivered or failed."""
         deliveries = ctx().service.inbox.webhooks.deliveries(current_player()["id"], webhook_id)
-        return _page(deliveries, lambda d: [-d["created"], d["id"]], query)
+        return _page(deliveries, lambda d: [-d["created"], d["id"]], query, DELIVERIES)
 
 
 @blp.route("/push-subscriptions")
@@ -229,7 +235,7 @@ class PushSubscriptionList(MethodView):
     def get(self, query):
         """Your Web Push subscriptions (browsers and apps told of your notices)."""
         records = ctx().service.inbox.push.list(current_player()["id"])
-        return _page(records, lambda r: [r["created"], r["id"]], query)
+        return _page(records, lambda r: [r["created"], r["id"]], query, SUBSCRIPTIONS)
 
     @blp.arguments(PushSubscriptionIn())
     @blp.response(201, PushSubscriptionOut)
@@ -272,7 +278,7 @@ class PushDeliveries(MethodView):
         """The latest pushes to a subscription, newest first: pending, delivered or failed."""
         deliveries = ctx().service.inbox.push.deliveries(current_player()["id"],
                                                          subscription_id)
-        return _page(deliveries, lambda d: [-d["created"], d["id"]], query)
+        return _page(deliveries, lambda d: [-d["created"], d["id"]], query, PUSHES)
 
 
 @blp.route("/tokens")
@@ -295,7 +301,7 @@ class Tokens(MethodView):
         page = tokens[start:start + query["limit"]]
         more = start + query["limit"] < len(tokens)
         following = encode_cursor([page[-1]["created"], page[-1]["id"]]) if more else None
-        return page, 200, next_link("cursor", following)
+        return page_answer(page, TOKENS, "cursor", following, query["envelope"])
 
     @blp.arguments(TokenIn())
     @blp.response(201, TokenCreated)
@@ -307,11 +313,11 @@ class Tokens(MethodView):
         return {**record, "token": token}, 201, {"Location": url_for("me.Tokens")}
 
 
-def _page(items: list[dict], key, query) -> tuple:
+def _page(items: list[dict], key, query, schema) -> Any:
     """A page of a list held in memory (a player's deliveries, tokens), in ``key`` order."""
     page, following = page_by_key(items, key, decode_cursor(query.get("cursor"), (NUMBER, str)),
                                   query["limit"])
-    return page, 200, next_link("cursor", following)
+    return page_answer(page, schema, "cursor", following, query["envelope"])
 
 
 @blp.route("/tokens/<token_id>")

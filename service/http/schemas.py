@@ -27,6 +27,9 @@ LONG_POLL_SECONDS = 25
 LONG_POLL_WAIT = ("Long poll: when nothing is there yet, wait up to this many seconds for it "
                   "(an answer comes at once when there is something; 0: never wait)")
 
+ENVELOPE = ("true: answer `{items, next}` instead of the bare list, `next` being the next "
+            "page's `cursor` (null on the last page); the `Link` header is sent either way")
+
 # One unit for every time on the wire: Unix milliseconds (integers), as the event log stores them.
 # One type for a seat: an integer (null where the platform, not a seat, acted).
 
@@ -101,9 +104,8 @@ class PromptOut(ma.Schema):
         "description": "When this seat's clock runs out (Unix ms), or null without a clock"})
 
 
-# The shapes of a game's result and takeback request in the document (issue 26: typed for
-# generated clients; seats are integers). Each game may add fields to its result (Loot's
-# teams, War of the Ring's reason), so more properties are allowed.
+# The shape of a takeback request in the document (issue 26: typed for generated clients;
+# seats are integers). A game's view and result are typed by the game (contract._typed_games).
 
 
 def _seats(description: str = "") -> dict[str, Any]:
@@ -113,16 +115,6 @@ def _seats(description: str = "") -> dict[str, Any]:
             **({"description": description} if description else {})}
 
 
-RESULT_SCHEMA = {
-    "description": "Null while the game runs; at the end who won, each seat's score and the "
-                   "ranking (seats tied share a place), plus what the game adds",
-    "properties": {
-        "winners": _seats("The winning seats"),
-        "scores": {"type": "object", "additionalProperties": {"type": "number"},
-                   "description": "Each seat's score, keyed by the seat number"},
-        "ranking": {"type": "array", "items": _seats(),
-                    "description": "Places, best first: the seats in each"}},
-    "required": ["winners", "scores", "ranking"], "additionalProperties": True}
 UNDO_SCHEMA = {
     "description": "The takeback request waiting for answers, or null",
     "properties": {
@@ -147,10 +139,15 @@ class GameOut(ma.Schema):
     you = fields.Integer(required=True, allow_none=True, metadata={
         "description": "Your seat, if any"})
     view = fields.Dict(allow_none=True, metadata={"description": "What you may see"}, required=True)
-    pending = fields.Dict(keys=fields.String(), values=fields.Nested(PromptOut), required=True)
+    pending = fields.Dict(keys=fields.String(), values=fields.Nested(PromptOut), required=True,
+                          metadata={"description": "Who must act now: each pending seat's "
+                                                   "prompt, keyed by the seat number (\"0\", "
+                                                   "\"1\" ...: JSON keys are strings)"})
     legal_commands = fields.List(fields.Dict(), required=True, metadata={
         "description": "Commands you may POST as they are (each carries expected_version)"})
-    result = fields.Dict(allow_none=True, required=True, metadata=RESULT_SCHEMA)
+    result = fields.Dict(allow_none=True, required=True, metadata={
+        "description": "Null while the game runs; at the end who won, each seat's score and "
+                       "the ranking (seats tied share a place), plus what the game adds"})
     undo = fields.Dict(allow_none=True, required=True, metadata=UNDO_SCHEMA)
 
 
@@ -175,6 +172,7 @@ class LobbyQuery(ma.Schema):
                                                      "and go): use `cursor`"})
     cursor = fields.String(validate=validate.Length(max=500), metadata={
         "description": "The `next` cursor of the page before (see the `Link` header)"})
+    envelope = fields.Boolean(load_default=False, metadata={"description": ENVELOPE})
 
 
 class CatalogEntry(ma.Schema):
@@ -255,6 +253,7 @@ class EventsQuery(ma.Schema):
 
 
 class EventPage(ma.Schema):
+    game = fields.String(required=True, metadata={"description": "The game's type"})
     version = fields.Integer(metadata={"description": "The game's current version"}, required=True)
     events = fields.List(fields.Nested(EventOut), required=True)
     next = fields.Integer(required=True, allow_none=True, metadata={
@@ -361,12 +360,14 @@ class MyGamesQuery(ma.Schema):
                                                      "and go): use `cursor`"})
     cursor = fields.String(validate=validate.Length(max=500), metadata={
         "description": "The `next` cursor of the page before (see the `Link` header)"})
+    envelope = fields.Boolean(load_default=False, metadata={"description": ENVELOPE})
 
 
 class PageQuery(ma.Schema):
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
     cursor = fields.String(validate=validate.Length(max=500), metadata={
         "description": "The `next` cursor of the page before (see the `Link` header)"})
+    envelope = fields.Boolean(load_default=False, metadata={"description": ENVELOPE})
 
 
 class MyGame(ma.Schema):

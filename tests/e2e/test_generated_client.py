@@ -52,7 +52,7 @@ def test_a_generated_python_client_plays_a_whole_game_of_every_title(server, tmp
     titles = [entry["title"] for entry in requests.get(f"{server}/games/catalog",
                                                        timeout=10).json()]
     finished = [line.split(":")[0] for line in played.stdout.splitlines()
-                if ": finished at version" in line]
+                if ": finished at version" in line and ", winners [" in line]
     assert finished == titles
 
 
@@ -69,3 +69,8 @@ def test_a_client_generated_from_openapi_yaml_plays_a_game_by_long_poll_alone(se
     polls = [int(line.split(": ")[1].split()[0]) for line in lines[1:]]
     # Each player waited for the other's moves in long polls that came back with them.
     assert len(polls) == 2 and min(polls) > 0, played.stdout
+    # Typed views (issue 26 item 4): each read its hand from its LootView, the winners and
+    # scores from the LootResult, and the other's draws from typed events (without the card).
+    assert "winners [" in lines[0] and "scores {0: " in lines[0], played.stdout
+    hands = [int(line.split("largest hand ")[1].split(",")[0]) for line in lines[1:]]
+    assert min(hands) >= 1, played.stdout

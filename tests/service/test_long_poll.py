@@ -45,7 +45,7 @@ def test_a_long_poll_with_nothing_new_answers_empty_after_its_wait(api):
     started = time.monotonic()
     page = api.client.get(f"/v1/games/{game_id}/events?after={version}&wait=1").json
     assert time.monotonic() - started >= 0.9
-    assert page == {"version": version, "events": [], "next": None}
+    assert page == {"game": "tally", "version": version, "events": [], "next": None}
 
 
 def test_a_long_poll_waits_no_longer_than_the_server_allows(make_app):

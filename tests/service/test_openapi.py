@@ -88,10 +88,13 @@ def test_the_servers_are_relative_so_try_it_out_calls_the_host_that_served_the_d
 
 
 def test_a_games_result_and_takeback_are_typed_with_integer_seats():
-    game = openapi_dict()["components"]["schemas"]["GameOut"]["properties"]
-    result, undo = game["result"], game["undo"]
-    assert result["required"] == ["winners", "scores", "ranking"]
-    assert result["properties"]["winners"]["items"]["type"] == "integer"
-    assert result["properties"]["ranking"]["items"]["items"]["type"] == "integer"
-    assert undo["properties"]["waiting"]["items"]["type"] == "integer"
-    assert undo["properties"]["by"]["type"] == "integer"
+    schemas = openapi_dict()["components"]["schemas"]
+    for ref in schemas["GameOut"]["discriminator"]["mapping"].values():
+        game = schemas[ref.rsplit("/", 1)[1]]["properties"]
+        result = schemas[game["result"]["anyOf"][0]["$ref"].rsplit("/", 1)[1]]
+        assert {"winners", "scores", "ranking"} <= set(result["required"])
+        assert result["properties"]["winners"]["items"]["type"] == "integer"
+        assert result["properties"]["ranking"]["items"]["items"]["type"] == "integer"
+        undo = game["undo"]
+        assert undo["properties"]["waiting"]["items"]["type"] == "integer"
+        assert undo["properties"]["by"]["type"] == "integer"

@@ -135,3 +135,85 @@ def test_a_cursor_from_nowhere_is_refused(api):
         response = api.client.get(url, headers=ann)
         assert response.status_code == 400, url
         assert response.json["code"] == "invalid_cursor", url
+
+
+def _all_enveloped(client, url: str, headers=None) -> tuple[list, int]:
+    """Every item of a list by following the `next` of its bodies (``envelope=true``)."""
+    items, pages, cursor = [], 0, None
+    while True:
+        query = "&".join(filter(None, ["envelope=true", cursor and f"cursor={cursor}"]))
+        response = client.get(f"{url}{'&' if '?' in url else '?'}{query}",
+                              headers=headers or {})
+        assert response.status_code == 200, response.json
+        assert set(response.json) == {"items", "next"}
+        items += response.json["items"]
+        pages += 1
+        cursor = response.json["next"]
+        # The same next page as the Link header names.
+        assert (cursor is None) == (_next(response) is None)
+        if cursor is None:
+            return items, pages
+        assert f"cursor={cursor}" in _next(response)
+
+
+def test_the_lobby_and_my_games_give_the_next_page_in_the_body_with_envelope(api):
+    ann = api.player("ann")
+    mine = [api.create(ann, "loot", 2) for _ in range(3)]
+    lobby, pages = _all_enveloped(api.client, "/v1/games?status=open&limit=2")
+    assert [row["id"] for row in lobby if row["id"] in mine] == mine[::-1] and pages >= 2
+    bare, _ = _all_pages(api.client, "/v1/games?status=open&limit=2")
+    assert lobby == bare, "the same rows either way"
+    games, pages = _all_enveloped(api.client, "/v1/me/games?limit=2", ann)
+    assert [row["id"] for row in games] == mine[::-1] and pages == 2
+    # Without it, the bare list as ever.
+    assert isinstance(api.client.get("/v1/me/games", headers=ann).json, list)
+
+
+def test_tokens_and_deliveries_give_the_next_page_in_the_body_with_envelope(api):
+    ann = api.player("ann")
+    for name in ("phone", "tablet"):
+        api.client.post("/v1/me/tokens", headers=ann, json={"name": name})
+    tokens, pages = _all_enveloped(api.client, "/v1/me/tokens?limit=2", ann)
+    assert [t["name"] for t in tokens] == ["default", "phone", "tablet"] and pages == 2
+    player = api.client.get("/v1/me", headers=ann).json["id"]
+    inbox = api.service.inbox
+    hook = inbox.webhooks.register(player, "https://hooks.example/tablestream", None)
+    queued: list = []
+    enqueue, inbox.webhooks.enqueue = inbox.webhooks.enqueue, lambda *a: queued.append(a)
+    try:  # no worker here: nothing is sent
+        for number in range(3):
+            inbox.webhooks.notify(player, {"kind": "your_turn", "id": f"1-{number}",
+                                           "game_id": "g"})
+    finally:
+        inbox.webhooks.enqueue = enqueue
+    deliveries, pages = _all_enveloped(
+        api.client, f"/v1/me/webhooks/{hook['id']}/deliveries?limit=2", ann)
+    assert [d["id"] for d in deliveries] == [f"{hook['id']}-1-{n}" for n in (2, 1, 0)]
+    assert pages == 2
+    subscriptions, pages = _all_enveloped(api.client, "/v1/me/push-subscriptions", ann)
+    assert subscriptions == [] and pages == 1
+
+
+def test_envelope_pages_are_in_the_document_beside_the_bare_lists():
+    from service.http.openapi import openapi_dict
+
+    spec = openapi_dict()
+    for path in ("/v1/games", "/v1/me/games", "/v1/me/tokens",
+                 "/v1/me/webhooks/{webhook_id}/deliveries", "/v1/me/push-subscriptions",
+                 "/v1/me/push-subscriptions/{subscription_id}/deliveries"):
+        operation = spec["paths"][path]["get"]
+        assert "envelope" in [p["name"] for p in operation["parameters"]], path
+        array, page = operation["responses"]["200"]["content"]["application/json"][
+            "schema"]["oneOf"]
+        assert array["type"] == "array", path
+        body = spec["components"]["schemas"][page["$ref"].rsplit("/", 1)[1]]
+        assert body["required"] == ["items", "next"] and body["properties"]["items"] == array
+    # The inbox and a game's events answer objects with `next` already.
+    for path in ("/v1/me/events", "/v1/games/{game_id}/events"):
+        schema = spec["paths"][path]["get"]["responses"]["200"]["content"][
+            "application/json"]["schema"]
+        name = schema["$ref"].rsplit("/", 1)[1]
+        members = spec["components"]["schemas"][name].get("oneOf", [schema])
+        for member in members:
+            body = spec["components"]["schemas"][member["$ref"].rsplit("/", 1)[1]]
+            assert "next" in body["required"], path

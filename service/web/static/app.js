@@ -7,6 +7,7 @@ import { showLeaderboard, showProfile, signInCard, signUpCard } from './account.
 import { drawTakeback } from './takeback.js';
 import { eventList, inWords, line, logRows, promptWords, seatNames, subjectSeat } from './log.js';
 import { drawResult } from './result.js';
+import { notifyButton } from './pwa.js';
 import { chooser, defaultChoiceLabel, splitMoves } from './choices.js';
 
 const API = '/v1';
@@ -139,6 +140,7 @@ function renderWho() {
     append(who, [el('span', { class: 'me' }, t('Signed in as {name}', { name: state.me.name })), ' ',
       handle ? el('a', { class: 'link', href: `#/players/${encodeURIComponent(handle)}` },
         t('Profile')) : null, handle ? ' ' : null,
+      notifyButton(accountCtx), ' ',
       el('button', { type: 'button', class: 'link', onclick: signOut }, t('Sign out'))]);
   }
   who.append(' ', languageSwitch());

@@ -48,7 +48,8 @@ def normalised_name(name: str) -> str:
         raise BadRequest("invalid_name", "A name may not hold control, format or "
                          "bidirectional-override characters.", errors={"name": refused})
     if len(name) > MAX_NAME_LENGTH:
-        raise BadRequest("invalid_name", f"A name has at most {MAX_NAME_LENGTH} characters.")
+        raise BadRequest("invalid_name", "A name has at most {max} characters.",
+                                         params={"max": MAX_NAME_LENGTH})
     return name
 
 
@@ -79,7 +80,8 @@ class Accounts:
         roles = sorted(set(roles or []))
         unknown = set(roles) - ROLES
         if unknown:
-            raise BadRequest("unknown_role", f"Unknown roles: {sorted(unknown)}.")
+            raise BadRequest("unknown_role", "Unknown roles: {roles}.",
+                                             params={"roles": sorted(unknown)})
         player_id = "p_" + secrets.token_hex(8)
         player = {"id": player_id, "name": name, "roles": ",".join(roles),
                   "created": str(int(time.time()))}
@@ -126,7 +128,8 @@ class Accounts:
         """A new bearer token for the player: its record, and the token (shown this once)."""
         if self.redis.hlen(_tokens_key(player_id)) >= MAX_TOKENS:
             raise BadRequest("too_many_tokens",
-                             f"A player may hold {MAX_TOKENS} tokens; revoke one first.")
+                             "A player may hold {max} tokens; revoke one first.",
+                             params={"max": MAX_TOKENS})
         token = secrets.token_urlsafe(32)
         now = int(time.time())
         record = {"id": "tok_" + secrets.token_hex(6), "name": name, "created": now,
@@ -154,7 +157,8 @@ class Accounts:
         """Revoke one of the player's tokens at once; the revoked record."""
         raw = self.redis.hget(_tokens_key(player_id), token_id)
         if raw is None:
-            raise NotFound("token_not_found", f"You have no token {token_id}.")
+            raise NotFound("token_not_found", "You have no token {token_id}.",
+                                              params={"token_id": token_id})
         record = json.loads(raw)
         pipe = self.redis.pipeline(transaction=False)  # keys in different cluster slots
         pipe.delete(record["hash"])
@@ -168,7 +172,8 @@ class Accounts:
         """Replace a token by a new one with the same name and lifetime; the old one stops."""
         raw = self.redis.hget(_tokens_key(player_id), token_id)
         if raw is None:
-            raise NotFound("token_not_found", f"You have no token {token_id}.")
+            raise NotFound("token_not_found", "You have no token {token_id}.",
+                                              params={"token_id": token_id})
         old = json.loads(raw)
         lifetime = old["expires_at"] - old["created"] if old["expires_at"] else None
         self.revoke_token(player_id, token_id)

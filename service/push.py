@@ -111,14 +111,16 @@ class PushSubscriptions:
         kinds = sorted(set(kinds or PUSHED))
         unknown = set(kinds) - set(PUSHED)
         if unknown:
-            raise BadRequest("unknown_notice_kind", f"Pushes carry {', '.join(PUSHED)}.",
+            raise BadRequest("unknown_notice_kind", "Pushes carry {kinds}.",
+                                                    params={"kinds": ', '.join(PUSHED)},
                              errors={"events": sorted(unknown)})
         for existing in self.list(player_id):
             if existing["endpoint"] == endpoint:  # the same browser subscribing again
                 self.redis.hdel(_subs_key(player_id), existing["id"])
         if self.redis.hlen(_subs_key(player_id)) >= MAX_SUBSCRIPTIONS:
             raise BadRequest("too_many_push_subscriptions",
-                             f"A player may have {MAX_SUBSCRIPTIONS} push subscriptions.")
+                             "A player may have {max} push subscriptions.",
+                             params={"max": MAX_SUBSCRIPTIONS})
         record = {"id": "ps_" + secrets.token_hex(8), "endpoint": endpoint,
                   "keys": {"p256dh": p256dh, "auth": auth}, "events": kinds,
                   "created": time.time()}
@@ -133,7 +135,8 @@ class PushSubscriptions:
     def delete(self, player_id: str, subscription_id: str) -> None:
         if not self.redis.hdel(_subs_key(player_id), subscription_id):
             raise NotFound("push_subscription_not_found",
-                           f"You have no push subscription {subscription_id}.")
+                           "You have no push subscription {subscription_id}.",
+                           params={"subscription_id": subscription_id})
         self.redis.delete(_deliveries_key(subscription_id))
 
     def deliveries(self, player_id: str, subscription_id: str) -> list[dict[str, Any]]:
@@ -241,7 +244,8 @@ class PushSubscriptions:
         raw = self.redis.hget(_subs_key(player_id), subscription_id)
         if raw is None:
             raise NotFound("push_subscription_not_found",
-                           f"You have no push subscription {subscription_id}.")
+                           "You have no push subscription {subscription_id}.",
+                           params={"subscription_id": subscription_id})
         return json.loads(raw)
 
     def _trim(self, subscription_id: str) -> None:

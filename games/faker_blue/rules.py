@@ -247,7 +247,8 @@ class FakerBlue(Game):
         elif kind == NO_CHALLENGE:
             reactions.pass_challenges(draft, seat)
         else:  # pragma: no cover - the kernel only passes known command types
-            raise Rejected("unknown_command", f"Faker Blue has no command {kind!r}.")
+            raise Rejected("unknown_command", "Faker Blue has no command {kind!r}.",
+                           params={"kind": kind})
         if draft.state["play"] is not None and reactions.settle(draft):
             self._end_turn(draft)
         return draft.events
@@ -262,13 +263,16 @@ class FakerBlue(Game):
                "Shield-bearer, Wizard and Clown cannot be declared when using a card.",
                declare=declare)
         if spec.target == "area":
-            ensure(target is None, "target_not_allowed", f"{spec.name} hits every other player.")
+            ensure(target is None, "target_not_allowed", "{card} hits every other player.",
+                   params={"card": spec.name})
             n = state["seats"]  # one hit per other living player, clockwise from the attacker
             targets = [(seat + i) % n for i in range(1, n) if state["alive"][(seat + i) % n]]
         else:
-            ensure(target is not None, "target_required", f"{spec.name} needs a target.")
+            ensure(target is not None, "target_required", "{card} needs a target.",
+                   params={"card": spec.name})
             ensure(target in targets_for(state, seat, declare), "invalid_target",
-                   f"{spec.name} cannot target that player.", target=target)
+                   "{card} cannot target that player.", target=target,
+                   params={"card": spec.name})
             targets = [target]
         draft.emit(CARD_USED, seat=seat, card=card, declared=declare, target=target,
                    targets=targets)

@@ -1,0 +1,235 @@
+"""The languages Tablestream speaks, and saying a message in one of them (issue 28).
+
+Messages are gettext catalogs under ``service/translations/<locale>/LC_MESSAGES/<domain>.po``,
+extracted from the source by ``make catalogs``. Adding a language is one catalog file per domain
+and one entry in ``SUPPORTED_LOCALES``; a string a catalog lacks is said in English.
+
+The catalogs are read from the ``.po`` files themselves (compiled in memory, once a process):
+no compiled ``.mo`` file is committed or built at install, so a catalog can never be older than
+its source, and a clean clone runs as it is.
+
+Rules (``games/``) and the application service import no Flask: what they say is a
+``games.core.Text``, English text that keeps its template and parameters, and this module says
+it again in the reader's language, at the HTTP edge, in the notices and in the terminal client.
+Standard library and Babel only: workers and the terminal client use it without a request.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from babel import Locale, UnknownLocaleError
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+
+from games.core import N_, Text
+
+# Adding a language: its catalogs under translations/<code>/LC_MESSAGES/ and its code here.
+SUPPORTED_LOCALES = ("en", "ko")
+DEFAULT_LOCALE = "en"
+TRANSLATIONS = Path(__file__).parent / "translations"
+# messages: the server and the terminal client; games: card, ship, region and game names.
+DOMAINS = ("messages", "games")
+MAX_LOCALE_LENGTH = 35  # BCP 47 tags in practice; a longer Accept-Language entry is noise
+
+
+def normalise_locale(tag: str | None) -> str | None:
+    """The supported locale a language tag names (``ko-KR``, ``ko_KR.UTF-8`` -> ``ko``), or
+    None."""
+    if not tag:
+        return None
+    tag = tag.strip().split(".")[0].split("@")[0].replace("-", "_")
+    if not tag or len(tag) > MAX_LOCALE_LENGTH or tag in ("C", "POSIX", "*"):
+        return None
+    language = tag.split("_")[0].lower()
+    return language if language in SUPPORTED_LOCALES else None
+
+
+def negotiate(accept_language: str | None) -> str | None:
+    """The supported locale an ``Accept-Language`` header prefers most (RFC 9110 §12.5.4:
+    highest weight first, the header's order among equals), or None when it names none."""
+    if not accept_language:
+        return None
+    ranked: list[tuple[float, int, str]] = []
+    for index, part in enumerate(accept_language.split(",")[:32]):
+        tag, _, params = part.strip().partition(";")
+        weight = 1.0
+        match = re.search(r"q\s*=\s*([0-9.]{1,5})", params)
+        if match:
+            try:
+                weight = float(match.group(1))
+            except ValueError:
+                continue
+        locale = normalise_locale(tag)
+        if locale is not None and weight > 0:
+            ranked.append((-weight, index, locale))
+    return min(ranked)[2] if ranked else None
+
+
+def locale_from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """The terminal's language, as gettext reads it: LANGUAGE, LC_ALL, LC_MESSAGES, LANG."""
+    environ = os.environ if environ is None else environ
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name)
+        if value:
+            for tag in value.split(":"):
+                locale = normalise_locale(tag)
+                if locale is not None:
+                    return locale
+            return DEFAULT_LOCALE  # set, and naming no language we speak: English
+    return DEFAULT_LOCALE
+
+
+def catalog_path(locale: str, domain: str) -> Path:
+    return TRANSLATIONS / locale / "LC_MESSAGES" / f"{domain}.po"
+
+
+@functools.cache
+def translations(locale: str) -> NullTranslations:
+    """Every domain's catalog of ``locale``, compiled from its ``.po`` once a process; English
+    (the source language) needs none."""
+    merged: NullTranslations | None = None
+    if locale in SUPPORTED_LOCALES and locale != DEFAULT_LOCALE:
+        for domain in DOMAINS:
+            path = catalog_path(locale, domain)
+            if not path.exists():
+                continue
+            with path.open("rb") as po:
+                catalog = read_po(po, locale=locale, domain=domain)
+            buffer = io.BytesIO()
+            write_mo(buffer, catalog)
+            buffer.seek(0)
+            loaded = Translations(buffer, domain=domain)
+            if merged is None:
+                merged = loaded
+            else:
+                assert isinstance(merged, Translations)
+                merged.merge(loaded)
+    return merged or NullTranslations()
+
+
+def gettext(message: str, locale: str) -> str:
+    """``message`` in ``locale``, or as it is when its catalog lacks it."""
+    return translations(locale).gettext(message) if message else message
+
+
+def say(text: Any, locale: str) -> Any:
+    """``text`` in ``locale``: a Text by its template and parameters (English again if the
+    translation names a parameter it lacks), a plain string by itself; anything else as it is."""
+    if not isinstance(text, str) or locale == DEFAULT_LOCALE:
+        return text
+    if isinstance(text, Text):
+        chosen = translations(locale)
+        if text.plural_template is not None:
+            template = chosen.ngettext(text.template, text.plural_template, text.n)
+        else:
+            template = chosen.gettext(text.template)
+        try:
+            return template.format(**{k: say(v, locale) for k, v in text.params.items()})
+        except (KeyError, IndexError, ValueError):
+            return str(text)
+    return gettext(text, locale)
+
+
+def say_all(value: Any, locale: str) -> Any:
+    """Every message in a nested structure of dicts and lists (marshmallow's field errors),
+    each said in ``locale``."""
+    if isinstance(value, dict):
+        return {k: say_all(v, locale) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [say_all(v, locale) for v in value]
+    if isinstance(value, str):
+        return say(validation_text(value), locale)
+    return value
+
+
+def language_name(locale: str) -> str:
+    """A locale's own name for its language (``한국어``)."""
+    try:
+        return Locale.parse(locale).get_display_name(locale) or locale
+    except (ValueError, UnknownLocaleError):
+        return locale
+
+
+# --- marshmallow's own messages --------------------------------------------------------------
+# marshmallow words its field errors in English; each template here is matched against a message
+# at the edge and said again with the parameters it held. The set is checked against the
+# installed marshmallow by tests/service/test_i18n.py.
+_RANGE_OPS = {"min": ("greater than or equal to", "greater than"),
+              "max": ("less than or equal to", "less than")}
+VALIDATION_TEMPLATES = (
+    N_("Missing data for required field."), N_("Field may not be null."),
+    N_("Invalid input type."), N_("Invalid input."), N_("Invalid type."), N_("Invalid value."),
+    N_("Unknown field."), N_("Not a valid string."), N_("Not a valid integer."),
+    N_("Not a valid number."), N_("Not a valid boolean."), N_("Not a valid list."),
+    N_("Not a valid tuple."), N_("Not a valid mapping type."), N_("Not a valid URL."),
+    N_("Not a valid UUID."), N_("Not a valid email address."), N_("Not a valid date."),
+    N_("Not a valid utf-8 string."), N_("Not a valid period of time."), N_("Number too large."),
+    N_("Not a valid IP address."), N_("Not a valid IPv4 address."),
+    N_("Not a valid IPv6 address."), N_("Not a valid IP interface."),
+    N_("Not a valid IPv4 interface."), N_("Not a valid IPv6 interface."),
+    N_("Not a valid {obj_type}."), N_("Not a valid {awareness} {obj_type}."),
+    N_('"{input}" cannot be formatted as a {obj_type}.'),
+    N_('"{input}" cannot be formatted as a date.'),
+    N_("{input} cannot be formatted as a timedelta."),
+    N_("Special numeric values (nan or infinity) are not permitted."),
+    N_("String does not match expected pattern."),
+    N_("Length must be between {min} and {max}."), N_("Length must be {equal}."),
+    N_("Longer than maximum length {max}."), N_("Shorter than minimum length {min}."),
+    N_("Must be equal to {other}."), N_("Must be one of: {choices}."),
+    N_("One or more of the choices you made was in: {values}."),
+    N_("One or more of the choices you made was not in: {choices}."),
+    N_("Must be greater than or equal to {min}."), N_("Must be greater than {min}."),
+    N_("Must be less than or equal to {max}."), N_("Must be less than {max}."),
+    N_("Must be greater than or equal to {min} and less than or equal to {max}."),
+    N_("Must be greater than or equal to {min} and less than {max}."),
+    N_("Must be greater than {min} and less than or equal to {max}."),
+    N_("Must be greater than {min} and less than {max}."),
+    N_("Invalid JSON body."),
+)
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = re.split(r"\{(\w+)\}", template)
+    regex = "".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)"
+                    for i, part in enumerate(parts))
+    return re.compile(regex + r"\Z", re.DOTALL)
+
+
+_VALIDATION_PATTERNS = tuple((template, _pattern(template)) for template in VALIDATION_TEMPLATES)
+
+
+@functools.lru_cache(maxsize=1024)
+def validation_text(message: str) -> Text | str:
+    """marshmallow's English ``message`` as a Text of its template (a message none matches
+    stays as it is)."""
+    for template, pattern in _VALIDATION_PATTERNS:
+        match = pattern.match(message)
+        if match:
+            return Text(template, **match.groupdict())
+    return message
+
+
+# --- the words of HTTP itself: werkzeug's names and descriptions of errors --------------------
+HTTP_TEXTS = (
+    N_("Bad Request"), N_("Unauthorized"), N_("Forbidden"), N_("Not Found"),
+    N_("Method Not Allowed"), N_("Not Acceptable"), N_("Conflict"), N_("Gone"),
+    N_("Request Entity Too Large"), N_("Request-URI Too Long"), N_("Unsupported Media Type"),
+    N_("Expectation Failed"), N_("Unprocessable Entity"), N_("Too Many Requests"),
+    N_("Request Header Fields Too Large"), N_("Internal Server Error"), N_("Not Implemented"),
+    N_("Service Unavailable"), N_("Service unavailable"),
+    N_("The requested URL was not found on the server. If you entered the URL manually please "
+       "check your spelling and try again."),
+    N_("The method is not allowed for the requested URL."),
+    N_("The server encountered an internal error and was unable to complete your request. "
+       "Either the server is overloaded or there is an error in the application."),
+    N_("The server does not support the media type transmitted in the request."),
+    N_("The data value transmitted exceeds the capacity limit."),
+)

@@ -71,6 +71,7 @@ class Accounts:
         self._rechecking = False
         self._names: dict[str, str] = {}
         self._players: dict[str, dict[str, Any]] = {}
+        self._locales: dict[str, tuple[str | None, float]] = {}  # player -> (locale, read at)
 
     def create(self, name: str, roles: list[str] | None = None,
                token: bool = True) -> tuple[dict[str, Any], str | None]:
@@ -248,6 +249,31 @@ class Accounts:
         if not raw:
             raise Unauthorized("invalid_token", "The bearer token is not valid.")
         return self._decode({_text(k): _text(v) for k, v in raw.items()})
+
+    # --- the player's language (issue 28) --------------------------------------------------
+
+    def locale(self, player_id: str) -> str | None:
+        """The language the player chose for what the service says (None: none chosen), from
+        this process's cache when read less than TOKEN_CACHE_SECONDS ago: a change made on
+        another process is seen within that time, and each answer costs no round trip."""
+        now = time.monotonic()
+        cached = self._locales.get(player_id)
+        if cached is not None and now - cached[1] < TOKEN_CACHE_SECONDS:
+            return cached[0]
+        raw = self.redis.hget(f"players:{player_id}", "locale")
+        chosen = _text(raw) if raw else None
+        if len(self._locales) > 100_000:
+            self._locales.clear()
+        self._locales[player_id] = (chosen, now)
+        return chosen
+
+    def set_locale(self, player_id: str, locale: str | None) -> None:
+        """Choose (or, with None, forget) the player's language; ``locale`` is a supported one."""
+        if locale is None:
+            self.redis.hdel(f"players:{player_id}", "locale")
+        else:
+            self.redis.hset(f"players:{player_id}", "locale", locale)
+        self._locales[player_id] = (locale, time.monotonic())
 
     def names(self, player_ids: list[str]) -> dict[str, str]:
         """Players' names; a name never changes, so each is read from Redis once a process."""

@@ -392,7 +392,8 @@ class Game:
 
     def explain(self, state: State, command: Command, seat: Seat) -> list[str]:
         """The checks the rules made for ``command``, in words (for disputes)."""
-        return [f"It was seat {seat}'s decision and {command.get('type')} was allowed then."]
+        return [Text("It was seat {seat}'s decision and {command} was allowed then.", seat=seat,
+                     command=command.get("type"))]
 
     def bot(self, level: str) -> Bot:
         """A bot of ``level``: a function of (what its seat has seen, rng).

@@ -17,7 +17,7 @@ from events.projector import (
     taken_back_by,
 )
 from events.store import NewEvent, StoredEvent
-from games.core import AUDITOR, Viewer
+from games.core import AUDITOR, Text, Viewer
 from service.errors import Conflict, Forbidden, NotFound, RuleViolation
 
 if TYPE_CHECKING:
@@ -206,8 +206,8 @@ class HistoryMixin:
             body["before"] = game.replay_view(before.state, viewer,
                                               latest.status == "finished")
         if sender is None:
-            body["checks"] = ["No command: the platform recorded these events "
-                              f"({', '.join(e.type for e in batch)})."]
+            body["checks"] = [Text("No command: the platform recorded these events ({types}).",
+                                   types=", ".join(e.type for e in batch))]
             return body
         seat = int(sender.seat)
         body["seat"] = seat
@@ -216,8 +216,9 @@ class HistoryMixin:
         if sees_command and before is not None:
             body["checks"] = _checks(game, before.state, sender.command, seat)
         else:
-            body["checks"] = [f"It was seat {seat}'s decision and "
-                              f"{sender.command['type']} was one of the commands open to it."]
+            body["checks"] = [Text("It was seat {seat}'s decision and {command} was one of the "
+                                   "commands open to it.", seat=seat,
+                                   command=sender.command["type"])]
         return body
 
     def _batch_of(self, game_id: str, version: int, last: int) -> list[StoredEvent]:
@@ -273,5 +274,6 @@ def _checks(game: Any, state: Any, command: dict[str, Any], seat: int) -> list[s
         return game.explain(state, command, seat)
     except Exception:
         log.exception("explaining a %s %s failed", game.name, command.get("type"))
-        return [f"It was seat {seat}'s decision and {command.get('type')} was one of the "
-                "commands open to it (the rules could not word their checks)."]
+        return [Text("It was seat {seat}'s decision and {command} was one of the commands open "
+                     "to it (the rules could not word their checks).", seat=seat,
+                     command=command.get("type"))]

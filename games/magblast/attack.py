@@ -151,9 +151,9 @@ def _only_own_fields(card: str, args: dict[str, Any], optional: tuple[str, ...],
                      own: tuple[str, ...]) -> None:
     stray = [name for name in optional if name not in own and args.get(name) is not None]
     if stray:
+        not_its = Text("Not a field of {card}.", card=card)
         raise Rejected("invalid_command", "{card} takes no {stray}.",
-                       {"fields": {name: [Text("Not a field of {card}.", card=card)]
-                                   for name in stray}},
+                       {"fields": {name: [not_its] for name in stray}},
                        {"card": card, "stray": ", ".join(stray)})
 
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from babel import Locale, UnknownLocaleError
 from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
+from babel.messages.pofile import read_po, write_po
 from babel.support import NullTranslations, Translations
 
 from games.core import N_, Text
@@ -113,6 +113,25 @@ def translations(locale: str) -> NullTranslations:
                 assert isinstance(merged, Translations)
                 merged.merge(loaded)
     return merged or NullTranslations()
+
+
+def fill_source_catalog(domain: str = "messages") -> None:
+    """English, the source language: every message of its catalog says its own msgid (``make
+    catalogs``), so that every catalog translates every key."""
+    path = catalog_path(DEFAULT_LOCALE, domain)
+    with path.open("rb") as po:
+        catalog = read_po(po, locale=DEFAULT_LOCALE, domain=domain)
+    for message in catalog:
+        if not message.id:
+            continue
+        if isinstance(message.id, tuple | list):
+            if not all(message.string or ()):
+                message.string = tuple(message.id)
+        elif not message.string:
+            message.string = message.id
+    with path.open("wb") as po:
+        write_po(po, catalog, omit_header=False, sort_output=True, no_location=True,
+                 width=100)
 
 
 def gettext(message: str, locale: str) -> str:

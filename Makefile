@@ -75,23 +75,12 @@ openapi: install
 	$(BIN)/tablestream openapi -o openapi.yaml
 
 # The server's and the terminal client's message catalogs (issue 28): extract every marked
-# message (the keywords below are the functions whose argument is a message template) into
-# messages.pot, merge it into each language's messages.po (a new msgid arrives untranslated, and
-# tests/service/test_i18n.py fails until it is translated), fill English with the source text,
-# and compile each catalog once as a check. The service reads the .po files themselves; the .mo
-# files compiled here are not used and not committed.
-I18N_DIR := service/translations
-I18N_KEYWORDS := -k ensure:3 -k Rejected:2 -k ServiceError:2 -k BadRequest:2 -k Unauthorized:2 \
-	-k Forbidden:2 -k NotFound:2 -k Conflict:2 -k StaleVersion:2 -k RuleViolation:2 \
-	-k RateLimited:2 -k Text:1 -k plural:1,2
+# message (service/i18n.py's EXTRACT_KEYWORDS, babel.cfg's files) into messages.pot, merge it into
+# each language's messages.po (a new message arrives untranslated, and tests/service/test_i18n.py
+# fails until it is translated), fill English with the source text. The service reads the .po
+# files themselves: no .mo file is built or committed.
 catalogs: install
-	$(BIN)/pybabel extract -F babel.cfg $(I18N_KEYWORDS) --no-location --sort-output \
-	  --project=Tablestream --copyright-holder="Tablestream contributors" \
-	  -o $(I18N_DIR)/messages.pot .
-	$(BIN)/pybabel update -i $(I18N_DIR)/messages.pot -d $(I18N_DIR) -D messages \
-	  --no-fuzzy-matching --ignore-obsolete
-	$(BIN)/python -c "from service.i18n import fill_source_catalog; fill_source_catalog()"
-	$(BIN)/pybabel compile -d $(I18N_DIR) -D messages --statistics
+	$(BIN)/python -m service.i18n
 
 # Throughput first (issue 13: raw appends, bare Flask+append, Tablestream at 1-1,024 games, CPU
 # per move, ratios), then the older figures. Bounded in time; loopback only.

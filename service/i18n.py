@@ -37,6 +37,11 @@ DEFAULT_LOCALE = "en"
 TRANSLATIONS = Path(__file__).parent / "translations"
 # messages: the server and the terminal client; games: card, ship, region and game names.
 DOMAINS = ("messages", "games")
+# The functions whose argument is a message template, for pybabel (`make catalogs`): the rules'
+# ensure/Rejected, the service's errors, Text, and gettext's own names (pybabel's defaults).
+EXTRACT_KEYWORDS = ("ensure:3", "Rejected:2", "ServiceError:2", "BadRequest:2", "Unauthorized:2",
+                    "Forbidden:2", "NotFound:2", "Conflict:2", "StaleVersion:2",
+                    "RuleViolation:2", "RateLimited:2", "Text:1", "plural:1,2")
 MAX_LOCALE_LENGTH = 35  # BCP 47 tags in practice; a longer Accept-Language entry is noise
 
 
@@ -252,3 +257,41 @@ HTTP_TEXTS = (
     N_("The server does not support the media type transmitted in the request."),
     N_("The data value transmitted exceeds the capacity limit."),
 )
+
+
+# --- `make catalogs` ---------------------------------------------------------------------------
+
+def extract(output: Path, root: Path | None = None) -> None:
+    """Every marked message of the sources (babel.cfg) into the template ``output``."""
+    from babel.messages.frontend import CommandLineInterface
+
+    root = root or Path(__file__).resolve().parent.parent
+    keywords = [arg for keyword in EXTRACT_KEYWORDS for arg in ("-k", keyword)]
+    CommandLineInterface().run(["pybabel", "-q", "extract", "-F", str(root / "babel.cfg"),
+                                *keywords, "--no-location", "--sort-output",
+                                "--project=Tablestream",
+                                "--copyright-holder=Tablestream contributors",
+                                "-o", str(output), str(root)])
+
+
+def update_catalogs() -> None:
+    """Extract messages.pot, merge it into each language's messages.po (a new message arrives
+    untranslated; tests/service/test_i18n.py fails until it is translated), fill English."""
+    from babel.messages.frontend import CommandLineInterface
+
+    template = TRANSLATIONS / "messages.pot"
+    extract(template)
+    for locale in SUPPORTED_LOCALES:
+        command = "update" if catalog_path(locale, "messages").exists() else "init"
+        CommandLineInterface().run(["pybabel", "-q", command, "-i", str(template),
+                                    "-d", str(TRANSLATIONS), "-D", "messages", "-l", locale, "--width=100",
+                                    *(["--no-fuzzy-matching", "--ignore-obsolete"]
+                                      if command == "update" else [])])
+    fill_source_catalog()
+    for locale in SUPPORTED_LOCALES:
+        translations.cache_clear()
+        translations(locale)  # compiles, as a check
+
+
+if __name__ == "__main__":
+    update_catalogs()

@@ -284,7 +284,8 @@ def update_catalogs() -> None:
     for locale in SUPPORTED_LOCALES:
         command = "update" if catalog_path(locale, "messages").exists() else "init"
         CommandLineInterface().run(["pybabel", "-q", command, "-i", str(template),
-                                    "-d", str(TRANSLATIONS), "-D", "messages", "-l", locale, "--width=100",
+                                    "-d", str(TRANSLATIONS), "-D", "messages", "-l", locale,
+                                    "--width=100",
                                     *(["--no-fuzzy-matching", "--ignore-obsolete"]
                                       if command == "update" else [])])
     fill_source_catalog()

@@ -8,6 +8,7 @@ import inspect
 import re
 import secrets
 import string
+import unicodedata
 from pathlib import Path
 
 import marshmallow.fields
@@ -203,3 +204,17 @@ def test_every_marshmallow_message_is_one_the_catalog_can_translate():
              if "_op}" not in m and m not in ("greater than", "greater than or equal to",
                                              "less than", "less than or equal to")}
     assert found <= known, sorted(found - known)
+
+
+def test_korean_handles_and_names_compare_in_one_form_whatever_their_encoding(api):
+    from service.accounts import normalised_name
+    from service.auth.handles import fold
+
+    composed, decomposed = "민지", unicodedata.normalize("NFD", "민지")
+    assert composed != decomposed  # conjoining jamo: ㅁ ㅣ ㄴ ㅈ ㅣ
+    assert fold(decomposed) == fold(composed) and fold("Ｍinji") == fold("minji")
+    assert normalised_name(" " + decomposed) == composed
+    # Hangul syllables sort in 가나다 order once in one form.
+    assert sorted(fold(n) for n in ["하늘", decomposed, "가람"]) == ["가람", "민지", "하늘"]
+    ann = api.player(decomposed)
+    assert api.client.get("/v1/me", headers=ann).json["name"] == composed

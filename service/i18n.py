@@ -41,7 +41,7 @@ DOMAINS = ("messages", "games")
 # ensure/Rejected, the service's errors, Text, and gettext's own names (pybabel's defaults).
 EXTRACT_KEYWORDS = ("ensure:3", "Rejected:2", "ServiceError:2", "BadRequest:2", "Unauthorized:2",
                     "Forbidden:2", "NotFound:2", "Conflict:2", "StaleVersion:2",
-                    "RuleViolation:2", "RateLimited:2", "Text:1", "plural:1,2")
+                    "RuleViolation:2", "RateLimited:2", "Text:1", "plural:1,2", "Prompt:3")
 MAX_LOCALE_LENGTH = 35  # BCP 47 tags in practice; a longer Accept-Language entry is noise
 
 
@@ -159,7 +159,44 @@ def say(text: Any, locale: str) -> Any:
             return template.format(**{k: say(v, locale) for k, v in text.params.items()})
         except (KeyError, IndexError, ValueError):
             return str(text)
-    return gettext(text, locale)
+    return _said_plain(text, locale)
+
+
+@functools.lru_cache(maxsize=8192)
+def _said_plain(text: str, locale: str) -> str:
+    """A plain string in ``locale``: its own catalog entry, else the first catalog template it
+    is an English rendering of (``attack phase`` from ``{phase} phase``), its parameters said
+    again the same way (``attack`` has an entry of its own); else as it is."""
+    chosen = translations(locale)
+    found = chosen.gettext(text)
+    if found != text or not text:
+        return found
+    for template, pattern in _templates(locale):
+        match = pattern.match(text)
+        if match:
+            params = {k: _said_plain(v, locale) for k, v in match.groupdict().items()}
+            try:
+                return chosen.gettext(template).format(**params)
+            except (KeyError, IndexError, ValueError):
+                return text
+    return text
+
+
+@functools.cache
+def _templates(locale: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """The catalog's templates with parameters (not ``!r`` ones, whose rendering adds quotes),
+    the most specific first; a template of fewer than 4 letters of its own matches too much."""
+    catalog = translations(locale)
+    ids = getattr(catalog, "_catalog", {})
+    found = []
+    for key in ids:
+        if not isinstance(key, str) or "{" not in key or "!" in key:
+            continue
+        literal = re.sub(r"\{\w+\}", "", key)
+        if sum(c.isalpha() for c in literal) >= 4:
+            found.append((key, _pattern(key)))
+    found.sort(key=lambda item: -len(re.sub(r"\{\w+\}", "", item[0])))
+    return tuple(found)
 
 
 def say_all(value: Any, locale: str) -> Any:
@@ -170,7 +207,7 @@ def say_all(value: Any, locale: str) -> Any:
     if isinstance(value, list | tuple):
         return [say_all(v, locale) for v in value]
     if isinstance(value, str):
-        return say(validation_text(value), locale)
+        return say(value, locale)
     return value
 
 
@@ -183,9 +220,9 @@ def language_name(locale: str) -> str:
 
 
 # --- marshmallow's own messages --------------------------------------------------------------
-# marshmallow words its field errors in English; each template here is matched against a message
-# at the edge and said again with the parameters it held. The set is checked against the
-# installed marshmallow by tests/service/test_i18n.py.
+# marshmallow words its field errors in English; the catalogs hold each template, and a message is
+# matched against them at the edge and said again with the parameters it held (_said_plain). The
+# set is checked against the installed marshmallow by tests/service/test_i18n.py.
 _RANGE_OPS = {"min": ("greater than or equal to", "greater than"),
               "max": ("less than or equal to", "less than")}
 VALIDATION_TEMPLATES = (
@@ -221,24 +258,19 @@ VALIDATION_TEMPLATES = (
 
 
 def _pattern(template: str) -> re.Pattern[str]:
+    """A regex matching what ``template`` renders to, a named group per parameter."""
     parts = re.split(r"\{(\w+)\}", template)
-    regex = "".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)"
-                    for i, part in enumerate(parts))
+    seen: set[str] = set()
+    regex = ""
+    for i, part in enumerate(parts):
+        if i % 2 == 0:
+            regex += re.escape(part.replace("{{", "{").replace("}}", "}"))
+        elif part in seen:
+            regex += f"(?P={part})"
+        else:
+            seen.add(part)
+            regex += f"(?P<{part}>.+?)"
     return re.compile(regex + r"\Z", re.DOTALL)
-
-
-_VALIDATION_PATTERNS = tuple((template, _pattern(template)) for template in VALIDATION_TEMPLATES)
-
-
-@functools.lru_cache(maxsize=1024)
-def validation_text(message: str) -> Text | str:
-    """marshmallow's English ``message`` as a Text of its template (a message none matches
-    stays as it is)."""
-    for template, pattern in _VALIDATION_PATTERNS:
-        match = pattern.match(message)
-        if match:
-            return Text(template, **match.groupdict())
-    return message
 
 
 # --- the words of HTTP itself: werkzeug's names and descriptions of errors --------------------

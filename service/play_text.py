@@ -90,9 +90,9 @@ def render(game: Game) -> list[str]:
         if prompt.get("deadline"):
             left = max(0, round(prompt["deadline"] / 1000 - time.time()))
             clock = _(", {clock} left").format(clock=f"{left // 60}:{left % 60:02d}")
-        label = prompt.get("label") or ""
+        label = i18n.say(prompt.get("label") or "", LOCALE)  # the server's words, or ours
         if seat == game.get("you"):
-            doing = f": {label}" if label and label != "your turn" else ""
+            doing = f": {label}" if label and label not in ("your turn", _("your turn")) else ""
             waiting.append(_("YOUR TURN") + f"{doing}{clock}")
         else:
             waiting.append(_("waiting for {player}").format(player=seat_name(seat, who)) + clock)

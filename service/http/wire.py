@@ -16,6 +16,8 @@ from typing import Any
 import orjson
 from flask import Response
 
+from service.http.i18n import localize
+
 _OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 
@@ -66,7 +68,7 @@ def seat_out(seat: dict[str, Any]) -> dict[str, Any]:
 def prompt_out(prompt: dict[str, Any]) -> dict[str, Any]:
     """schemas.PromptOut."""
     return {"kinds": [str(kind) for kind in prompt["kinds"]], "since": _int(prompt["since"]),
-            "clock": _str(prompt["clock"]), "label": _str(prompt["label"]),
+            "clock": _str(prompt["clock"]), "label": localize(_str(prompt["label"])),
             "deadline": _millis(prompt["deadline"])}
 
 
@@ -101,7 +103,7 @@ def projection_out(game_id: str, projection: Any, viewer: Any, view: Any,
             "pending": {str(seat): {"kinds": [str(kind) for kind in opened["kinds"]],
                                     "since": _int(opened["since"]),
                                     "clock": _str(opened.get("clock", "turn")),
-                                    "label": _str(opened.get("label", "")),
+                                    "label": localize(_str(opened.get("label", ""))),
                                     "deadline": _millis(projection.deadline(int(seat)))}
                         for seat, opened in data["opened"].items()},
             "legal_commands": legal, "result": data.get("result"), "undo": data.get("undo")}

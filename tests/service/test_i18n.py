@@ -77,7 +77,7 @@ def test_a_validation_error_with_a_bound_keeps_the_bound_in_korean(api):
 
 @pytest.mark.parametrize(("language", "words"), [
     (EN, "At most 1 new players every 60 seconds"),
-    (KO, "60초마다 새 플레이어은(는) 최대 1개까지입니다."),
+    (KO, "새 플레이어: 60초에 최대 1개까지입니다."),
 ])
 def test_a_rate_limit_answer_is_worded_in_the_language_the_client_asks_for(make_app, language,
                                                                           words):

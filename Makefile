@@ -56,8 +56,10 @@ test: install lint browser $(AXE)
 # The web client's tests (tests/web) drive Debian's chromium with Playwright; never
 # `playwright install` (it downloads a browser). CI runs `make test` as root on a clean machine.
 CHROMIUM := /usr/bin/chromium
+# fonts-noto-cjk: Debian's chromium has no Hangul glyph without it (the Korean page, issue 28).
 browser:
 	@test -x $(CHROMIUM) || { apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium; }
+	@dpkg -s fonts-noto-cjk >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq --no-install-recommends fonts-noto-cjk; }
 
 # Every board at 390x844 and 1280x800, mid-game and over, into tests/web/screenshots/ (or
 # $$WEB_SCREENSHOTS) for a person to look at: the full-game browser tests, which write them.

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, Response, redirect, send_from_directory
+from flask import Blueprint, Response, abort, jsonify, redirect, send_from_directory
+
+from service.web.i18n import LANGUAGES, catalog_json
 
 STATIC = Path(__file__).parent / "static"
 
@@ -33,6 +35,16 @@ def root() -> Response:
 def index() -> Response:
     """The single page; its modules load from /play/*."""
     return send_from_directory(STATIC, "index.html")
+
+
+@blp.route("/play/i18n/<locale>.json")
+def messages(locale: str) -> Response:
+    """The page's words in one language (issue 28), from the gettext catalogs."""
+    if locale not in LANGUAGES:
+        abort(404)
+    response = jsonify(catalog_json(locale))
+    response.cache_control.no_cache = True  # revalidated: a new release's words show at once
+    return response
 
 
 @blp.after_request

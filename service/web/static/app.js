@@ -2,9 +2,10 @@
 // Routes: #/ (sign-in or lobby), #/games/<id> (a table: board, moves, clocks, replay, explain),
 // #/players/<handle> (a profile), #/leaderboards/<game>.
 import { el, append, clear, words, commandLabel } from './dom.js';
+import { chooseLanguage, languages, loadLanguage, locale, t, tn, term } from './i18n.js';
 import { showLeaderboard, showProfile, signInCard, signUpCard } from './account.js';
 import { drawTakeback } from './takeback.js';
-import { eventList, inWords, line, logRows, seatNames, subjectSeat } from './log.js';
+import { eventList, inWords, line, logRows, promptWords, seatNames, subjectSeat } from './log.js';
 import { drawResult } from './result.js';
 import { chooser, defaultChoiceLabel, splitMoves } from './choices.js';
 
@@ -28,7 +29,7 @@ const state = {
 
 class Problem extends Error {
   constructor(status, body) {
-    super((body && (body.detail || body.title)) || `HTTP ${status}`);
+    super((body && (body.detail || body.title)) || t('HTTP error {status}', { status: String(status) }));
     this.status = status;
     this.code = body && body.code;
   }
@@ -70,8 +71,10 @@ async function whoAmI() {
 const accountCtx = { api, say, fail, page, keepSession, go: (hash) => go(hash) };
 
 async function call(method, path, body) {
+  // The API answers in the page's language where it can (problem details, rules' words).
   const headers = { Accept: 'application/json' };
-  if (state.token) headers.Authorization = `Bearer ${state.token}`;
+  headers['Accept-Language'] = locale();
+  if (state.token) headers.Authorization = `Bearer ${state.token}`; // i18n-ignore: a header
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const response = await fetch(API + path, {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body),
@@ -122,7 +125,7 @@ function go(hash) {
 
 function page(title, ...children) {
   clear(main);
-  document.title = title ? `${title} · Tablestream` : 'Tablestream';
+  document.title = title ? `${title} · Tablestream` : 'Tablestream'; // i18n-ignore: the brand
   append(main, children);
   // A new page: keyboard and screen-reader users start at its top, not where the last one was.
   main.focus({ preventScroll: true });
@@ -132,11 +135,22 @@ function renderWho() {
   clear(who);
   if (state.me) {
     const handle = state.account && state.account.handle;
-    who.append(el('span', { class: 'me' }, `Signed in as ${state.me.name}`), ' ',
+    who.append(el('span', { class: 'me' }, t('Signed in as {name}', { name: state.me.name })), ' ',
       handle ? el('a', { class: 'link', href: `#/players/${encodeURIComponent(handle)}` },
-        'Profile') : null, handle ? ' ' : null,
-      el('button', { type: 'button', class: 'link', onclick: signOut }, 'Sign out'));
+        t('Profile')) : null, handle ? ' ' : null,
+      el('button', { type: 'button', class: 'link', onclick: signOut }, t('Sign out')));
   }
+  who.append(' ', languageSwitch());
+}
+
+// The language switch: the page's languages, each named in itself; the choice is remembered.
+function languageSwitch() {
+  const offered = languages();
+  const select = el('select', { id: 'language', class: 'language', 'aria-label': t('Language'),
+    onchange: () => chooseLanguage(select.value) },
+  Object.entries(offered).map(([code, name]) => el('option', { value: code, lang: code }, name)));
+  select.value = locale();
+  return select;
 }
 
 // --- signing in ----------------------------------------------------------------------------
@@ -153,14 +167,14 @@ function showSignIn() {
       state.me = { id: created.id, name: created.name };
       state.account = { handle: null }; // a guest, who may keep their games as an account
       renderWho();
-      say(`Welcome, ${created.name}.`);
+      say(t('Welcome, {name}.', { name: created.name }));
       route();
     } catch (error) { fail(error); }
   } },
-  el('h1', {}, 'Play turn-based games'),
-  el('label', { for: 'signin-name' }, 'Your name'), input,
-  el('button', { type: 'submit' }, 'Sign in'));
-  page('Sign in', form, signInCard(accountCtx), signUpCard(accountCtx, false));
+  el('h1', {}, t('Play turn-based games')),
+  el('label', { for: 'signin-name' }, t('Your name')), input,
+  el('button', { type: 'submit' }, t('Sign in')));
+  page(t('Sign in'), form, signInCard(accountCtx), signUpCard(accountCtx, false));
   input.focus();
 }
 
@@ -187,7 +201,12 @@ async function catalog() {
 
 function titleOf(game) {
   const entry = (state.catalog || []).find((e) => e.name === game);
-  return entry ? entry.title : game;
+  return term(`game.${game}`, entry ? entry.title : game);
+}
+
+// A game's status in words.
+function statusText(status) {
+  return { open: t('open'), running: t('running'), finished: t('finished') }[status] || status;
 }
 
 // The lobby follows the player's notices (one SSE stream over all their games) and redraws its
@@ -215,15 +234,15 @@ async function showLobby() {
   const mine = el('ul', { class: 'games', id: 'my-games' });
   const open = el('ul', { class: 'games', id: 'open-games' });
   const creator = el('div', { id: 'create' });
-  page('Lobby',
+  page(t('Lobby'),
     el('section', { class: 'card', 'aria-labelledby': 'create-h' },
-      el('h2', { id: 'create-h' }, 'New game'), creator),
+      el('h2', { id: 'create-h' }, t('New game')), creator),
     el('section', { class: 'card', 'aria-labelledby': 'mine-h' },
-      el('h2', { id: 'mine-h' }, 'Your games'), mine),
+      el('h2', { id: 'mine-h' }, t('Your games')), mine),
     el('section', { class: 'card', 'aria-labelledby': 'open-h' },
-      el('h2', { id: 'open-h' }, 'Open games'), open,
+      el('h2', { id: 'open-h' }, t('Open games')), open,
       el('button', { type: 'button', onclick: () => fillLobby(mine, open).catch(fail) },
-        'Refresh')),
+        t('Refresh'))),
     state.account && !state.account.handle ? signUpCard(accountCtx, true) : null);
   try {
     await catalog();
@@ -237,16 +256,17 @@ async function fillLobby(mine, open) {
   const [my, lobby] = await Promise.all([api('GET', '/me/games?filter=all&limit=50'),
     api('GET', '/games?status=open&limit=50')]);
   fillGames(mine, my, (g) => [
-    el('span', {}, `${titleOf(g.game)} · ${g.status}`,
-      g.your_turn ? el('strong', { class: 'badge' }, ' your turn') : null),
-    el('button', { type: 'button', onclick: () => go(`#/games/${g.id}`) }, 'Open')],
-  'No games yet.');
+    el('span', {}, `${titleOf(g.game)} · ${statusText(g.status)}`,
+      g.your_turn ? el('strong', { class: 'badge' }, ' ', t('your turn')) : null),
+    el('button', { type: 'button', onclick: () => go(`#/games/${g.id}`) }, t('Open'))],
+  t('No games yet.'));
   const mineIds = new Set(my.map((g) => g.id));
   fillGames(open, lobby.filter((g) => !mineIds.has(g.id)), (g) => [
-    el('span', {}, `${titleOf(g.game)} · ${g.free_seats} of ${g.seats} seats free`),
-    el('button', { type: 'button', onclick: () => join(g.id) }, 'Join'),
-    el('button', { type: 'button', onclick: () => go(`#/games/${g.id}`) }, 'Watch')],
-  'No open games.');
+    el('span', {}, `${titleOf(g.game)} · `,
+      t('{free} of {seats} seats free', { free: g.free_seats, seats: g.seats })),
+    el('button', { type: 'button', onclick: () => join(g.id) }, t('Join')),
+    el('button', { type: 'button', onclick: () => go(`#/games/${g.id}`) }, t('Watch'))],
+  t('No open games.'));
 }
 
 function fillGames(list, games, row, empty) {
@@ -267,31 +287,32 @@ async function join(gameId) {
 function renderCreator(root) {
   const entries = state.catalog;
   const gameSelect = el('select', { id: 'new-game', name: 'game' },
-    entries.map((e) => el('option', { value: e.name }, e.title)));
+    entries.map((e) => el('option', { value: e.name }, term(`game.${e.name}`, e.title))));
   const countSelect = el('select', { id: 'new-seats', name: 'seats' });
   // Rated games change the players' ratings (README: bots, takebacks, abandoned seats).
   const rated = el('input', { type: 'checkbox', id: 'new-rated', name: 'rated' });
-  const seatsBox = el('fieldset', { class: 'seats' }, el('legend', {}, 'Seats'));
-  const optionsBox = el('fieldset', { class: 'options' }, el('legend', {}, 'Options'));
+  const seatsBox = el('fieldset', { class: 'seats' }, el('legend', {}, t('Seats')));
+  const optionsBox = el('fieldset', { class: 'options' }, el('legend', {}, t('Options')));
   const think = el('input', { id: 'new-think', type: 'number', min: '10', max: '5000',
-    placeholder: 'default' });
+    placeholder: t('default') });
   const entry = () => entries.find((e) => e.name === gameSelect.value);
 
   function seatChoices(index) {
     const levels = entry().bot_levels;
     const select = el('select', { id: `seat-${index}`, class: 'seat-kind' },
-      el('option', { value: 'human' }, 'Human (open seat)'),
-      levels.map((level) => el('option', { value: `bot:${level}` }, `Bot: ${level}`)));
+      el('option', { value: 'human' }, t('Human (open seat)')),
+      levels.map((level) => el('option', { value: `bot:${level}` },
+        t('Bot: {level}', { level: levelText(level) }))));
     select.value = levels.includes('basic') ? 'bot:basic' : `bot:${levels[0]}`;
-    return el('div', { class: 'field' }, el('label', { for: `seat-${index}` }, `Seat ${index + 1}`),
-      select);
+    return el('div', { class: 'field' }, el('label', { for: `seat-${index}` },
+      t('Seat {n}', { n: index + 1 })), select);
   }
 
   function drawSeats() {
     const n = Number(countSelect.value);
-    clear(seatsBox).append(el('legend', {}, 'Seats'),
-      el('div', { class: 'field' }, el('span', { class: 'label' }, 'Seat 1'),
-        el('span', {}, 'You')));
+    clear(seatsBox).append(el('legend', {}, t('Seats')),
+      el('div', { class: 'field' }, el('span', { class: 'label' }, t('Seat {n}', { n: 1 })),
+        el('span', {}, t('You'))));
     for (let i = 1; i < n; i += 1) seatsBox.append(seatChoices(i));
   }
 
@@ -302,7 +323,7 @@ function renderCreator(root) {
       countSelect.append(el('option', { value: String(n) }, String(n)));
     }
     drawSeats();
-    clear(optionsBox).append(el('legend', {}, 'Options'));
+    clear(optionsBox).append(el('legend', {}, t('Options')));
     for (const [name, schema] of Object.entries(e.options.properties || {})) {
       optionsBox.append(optionField(name, schema));
     }
@@ -329,16 +350,31 @@ function renderCreator(root) {
       go(`#/games/${game.id}`);
     } catch (error) { fail(error); }
   } },
-  el('div', { class: 'field' }, el('label', { for: 'new-game' }, 'Game'), gameSelect),
-  el('div', { class: 'field' }, el('label', { for: 'new-seats' }, 'Players'), countSelect),
+  el('div', { class: 'field' }, el('label', { for: 'new-game' }, t('Game')), gameSelect),
+  el('div', { class: 'field' }, el('label', { for: 'new-seats' }, t('Players')), countSelect),
   seatsBox,
-  el('div', { class: 'field' }, rated, el('label', { for: 'new-rated' }, 'Rated game')),
-  el('details', {}, el('summary', {}, 'Options'), optionsBox,
-    el('div', { class: 'field' }, el('label', { for: 'new-think' }, 'Expert bot think time (ms)'),
+  el('div', { class: 'field' }, rated, el('label', { for: 'new-rated' }, t('Rated game'))),
+  el('details', {}, el('summary', {}, t('Options')), optionsBox,
+    el('div', { class: 'field' }, el('label', { for: 'new-think' }, t('Expert bot think time (ms)')),
       think)),
-  el('button', { type: 'submit', id: 'create-game' }, 'Create game'));
+  el('button', { type: 'submit', id: 'create-game' }, t('Create game')));
   clear(root).append(form);
   drawGame();
+}
+
+// A bot level in words.
+function levelText(level) {
+  return { random: t('random'), basic: t('basic'), expert: t('expert') }[level] || level;
+}
+
+// An option's name or value in words: the page's word for it where it has one.
+const OPTION_WORDS = () => ({
+  scenario: t('scenario'), south: t('south'), full: t('full'), edition: t('edition'),
+  current: t('current'), first: t('first'), beginner: t('beginner'), liar_penalty: t('liar penalty'),
+  challenger_penalty: t('challenger penalty'), teams: t('teams'), variant: t('variant'),
+});
+function optionWords(name) {
+  return OPTION_WORDS()[name] || words(name);
 }
 
 // One input per option of the catalog's schema; only changed values are sent.
@@ -348,7 +384,7 @@ function optionField(name, schema) {
   let input;
   if (schema.enum) {
     input = el('select', { id }, schema.enum.map((v) => el('option', { value: JSON.stringify(v) },
-      words(String(v)))));
+      optionWords(String(v)))));
     input.value = JSON.stringify(dflt);
   } else if (schema.type === 'boolean') {
     input = el('input', { id, type: 'checkbox', checked: Boolean(dflt) });
@@ -362,7 +398,7 @@ function optionField(name, schema) {
   input.dataset.option = name;
   input.dataset.kind = schema.enum ? 'enum' : (schema.type || 'json');
   input.dataset.initial = input.type === 'checkbox' ? String(input.checked) : input.value;
-  return el('div', { class: 'field' }, el('label', { for: id }, words(name)), input);
+  return el('div', { class: 'field' }, el('label', { for: id }, optionWords(name)), input);
 }
 
 function readOptions(box) {
@@ -417,8 +453,8 @@ async function openTable(gameId) {
     source: null, ticker: null,
     parts: {
       head: el('div', { class: 'table-head' }),
-      prompts: el('section', { class: 'prompts', 'aria-label': 'Whose move', 'aria-live': 'polite' }),
-      board: el('section', { class: 'board', id: 'board', 'aria-label': 'Board' }),
+      prompts: el('section', { class: 'prompts', 'aria-label': t('Whose move'), 'aria-live': 'polite' }),
+      board: el('section', { class: 'board', id: 'board', 'aria-label': t('Board') }),
       moves: el('section', { class: 'moves card', id: 'commands', 'aria-labelledby': 'moves-h' }),
       takeback: el('section', { class: 'takeback card', id: 'takeback',
         'aria-labelledby': 'takeback-h', hidden: true }),
@@ -432,7 +468,7 @@ async function openTable(gameId) {
   state.table = table;
   const p = table.parts;
   // The moves and the takeback side by side with the board on a desk, kept in view (style.css).
-  page('Game', p.head, p.prompts, p.board, el('div', { class: 'side' }, p.moves, p.takeback),
+  page(t('Game'), p.head, p.prompts, p.board, el('div', { class: 'side' }, p.moves, p.takeback),
     p.replay, p.log, p.announce);
   try {
     const body = await api('GET', `/games/${gameId}`);
@@ -445,8 +481,8 @@ async function openTable(gameId) {
     table.watchdog = setInterval(() => recheck(table), 10000);
   } catch (error) {
     fail(error);
-    clear(p.head).append(el('p', {}, `Could not open game ${gameId}.`),
-      el('a', { href: '#/' }, 'Back to the lobby'));
+    clear(p.head).append(el('p', {}, t('Could not open game {id}.', { id: gameId })),
+      el('a', { href: '#/' }, t('Back to the lobby')));
   }
 }
 
@@ -513,34 +549,36 @@ function drawHead(table) {
   // Whose move it is in words as well as colour.
   const seats = el('ul', { class: 'seats-list' }, body.seats.map((s) => el('li', {
     class: ['seat', s.seat === you && 'you', body.pending[s.seat] && 'to-move'],
-  }, n[s.seat], s.seat === you ? ' (you)' : '',
-  body.status === 'running' && body.pending[s.seat] ? ' · to move' : '',
-  s.timeouts ? ` · ${s.timeouts} timeouts` : '')));
+  }, n[s.seat], s.seat === you ? ` ${t('(you)')}` : '',
+  body.status === 'running' && body.pending[s.seat] ? ` · ${t('to move')}` : '',
+  s.timeouts ? ` · ${tn('{n} timeout', '{n} timeouts', s.timeouts)}` : '')));
   const actions = [];
   const seated = you !== null && you !== undefined;
   if (body.status === 'open') {
     if (!seated && body.seats.some((s) => s.kind === 'human' && !s.player)) {
       actions.push(el('button', { type: 'button', dataset: { key: 'join' },
-        onclick: () => join(body.id) }, 'Join this game'));
+        onclick: () => join(body.id) }, t('Join this game')));
     }
     const empty = body.seats.filter((s) => s.kind === 'human' && !s.player).map((s) => s.seat + 1);
     if (seated && !empty.length) {
       actions.push(el('button', { type: 'button', dataset: { key: 'start' }, onclick: async () => {
         try { update(table, await api('POST', `/games/${body.id}/start`)); } catch (e) { fail(e); }
-      } }, 'Start'));
+      } }, t('Start')));
     } else if (seated) {
-      actions.push(el('p', { class: 'waiting', id: 'seats-empty' }, `Waiting for players: seat${
-        empty.length > 1 ? 's' : ''} ${empty.join(', ')} ${empty.length > 1 ? 'are' : 'is'} still empty. Share this page's address to invite someone.`));
+      actions.push(el('p', { class: 'waiting', id: 'seats-empty' }, tn(
+        'Waiting for players: seat {seats} is still empty. Share this page\'s address to invite someone.',
+        'Waiting for players: seats {seats} are still empty. Share this page\'s address to invite someone.',
+        empty.length, { seats: empty.join(', ') })));
     }
   }
   if (body.status === 'finished') {
     actions.push(el('button', { type: 'button', id: 'download', dataset: { key: 'download' },
-      onclick: () => downloadTranscript(table) }, 'Download transcript'));
+      onclick: () => downloadTranscript(table) }, t('Download transcript')));
   }
   append(clear(table.parts.head), [
-    el('p', {}, el('a', { href: '#/' }, '← Lobby')),
+    el('p', {}, el('a', { href: '#/' }, `← ${t('Lobby')}`)),
     el('h1', {}, titleOf(body.game)),
-    el('p', { class: 'meta' }, `Game ${body.id} · ${body.status} · version `,
+    el('p', { class: 'meta' }, `${t('Game {id}', { id: body.id })} · ${statusText(body.status)} · ${t('version')} `,
       el('span', { id: 'version' }, String(body.version))),
     seats,
     body.result ? drawResult(body, n) : null,
@@ -557,15 +595,32 @@ function drawPrompts(table) {
   if (body.status !== 'running' || !entries.length) return;
   root.append(el('ul', {}, entries.map(([seat, prompt]) => el('li', {
     class: ['prompt', prompt.clock === 'reaction' && 'reaction', Number(seat) === body.you && 'mine'],
-  }, el('strong', {}, Number(seat) === body.you ? 'You' : n[seat]), `: ${promptText(prompt.label, n)}`,
-  prompt.clock === 'reaction' ? ' (reaction window)' : '',
+  }, el('strong', {}, Number(seat) === body.you ? t('You') : n[seat]), `: ${promptText(prompt.label, n)}`,
+  prompt.clock === 'reaction' ? ` ${t('(reaction window)')}` : '',
   prompt.deadline ? el('span', { class: 'countdown', 'aria-hidden': 'true',
-    dataset: { deadline: String(unixMillis(prompt.deadline)) } }) : null))));
+    dataset: { deadline: String(unixMillis(prompt.deadline)) } }, ' ', clockIcon(), el('span')) : null))));
+}
+
+// A stopwatch drawn as an inline SVG (the ⏱ character has no glyph in Debian's Chromium fonts).
+const SVG = 'http://www.w3.org/2000/svg';
+function clockIcon() {
+  const svg = document.createElementNS(SVG, 'svg');
+  for (const [k, v] of Object.entries({ class: 'icon clock', viewBox: '0 0 16 16', width: '1em',
+    height: '1em', 'aria-hidden': 'true', focusable: 'false' })) svg.setAttribute(k, v);
+  const shape = (tag, attrs) => {
+    const node = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    svg.append(node);
+  };
+  shape('circle', { cx: '8', cy: '9', r: '6', fill: 'none', stroke: 'currentColor', 'stroke-width': '1.6' });
+  shape('path', { d: 'M8 9V5.5M6 1.5h4M13 4l1-1', fill: 'none', stroke: 'currentColor',
+    'stroke-width': '1.6', 'stroke-linecap': 'round' });
+  return svg;
 }
 
 // A prompt's label in words: "respond to mag_blast?" -> "Respond to mag blast?".
 function promptText(label, n) {
-  const text = inWords(label || 'your move', n);
+  const text = promptWords(label, n);
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
@@ -578,7 +633,10 @@ function unixMillis(time) {
 function tick(table) {
   for (const node of table.parts.prompts.querySelectorAll('.countdown')) {
     const left = Math.max(0, Number(node.dataset.deadline) - Date.now());
-    node.textContent = ` ⏱ ${(left / 1000).toFixed(left < 10000 ? 1 : 0)} s`;
+    const seconds = left / 1000;
+    node.lastChild.textContent = ` ${new Intl.NumberFormat(locale(), { style: 'unit', unit: 'second',
+      unitDisplay: 'narrow', maximumFractionDigits: left < 10000 ? 1 : 0,
+      minimumFractionDigits: left < 10000 ? 1 : 0 }).format(seconds)}`;
     node.classList.toggle('urgent', left < 10000);
   }
 }
@@ -640,14 +698,14 @@ function labelOf(table, command, view) {
 function drawMoves(table) {
   const body = table.game;
   const root = clear(table.parts.moves);
-  root.append(el('h2', { id: 'moves-h' }, 'Your moves'));
+  root.append(el('h2', { id: 'moves-h' }, t('Your moves')));
   const legal = body.legal_commands || [];
   // A finished game has no moves: the panel goes rather than stay pinned saying so.
   root.hidden = body.status === 'finished' && !table.replay;
-  if (table.replay) root.append(el('p', {}, 'Replaying: go back to live to play.'));
+  if (table.replay) root.append(el('p', {}, t('Replaying: go back to live to play.')));
   else if (!legal.length) {
     const waiting = body.status === 'running' && body.you !== null && body.you !== undefined
-      ? 'Waiting for the others…' : (body.status === 'open' ? 'Waiting for players.' : 'Nothing to do.');
+      ? t('Waiting for the others…') : (body.status === 'open' ? t('Waiting for players.') : t('Nothing to do.'));
     root.append(el('p', { class: 'waiting' }, waiting));
   } else {
     // New choices start at the top of the list, in view (a desk's side column scrolls).
@@ -681,7 +739,8 @@ function movesChooser(table, group, button) {
     return defaultChoiceLabel(path, value);
   };
   return chooser(group, table.choosing.picked, {
-    title: words(group[0].type).replace(/^./, (c) => c.toUpperCase()),
+    title: (board.typeLabel && board.typeLabel(group[0].type))
+      || words(group[0].type).replace(/^./, (c) => c.toUpperCase()),
     makeButton: button,
     choiceLabel: label,
     onPick: (picked) => {
@@ -705,7 +764,7 @@ async function send(table, command) {
     // The game moved on (a clock, a bot): show it as it is now, and say so in words.
     if (error.status === 409) {
       if (error.code === 'version_conflict') {
-        say('The game moved on before your move arrived: here it is as it stands now.');
+        say(t('The game moved on before your move arrived: here it is as it stands now.'));
       } else fail(error);
       update(table, await api('GET', `/games/${table.id}`));
     } else {
@@ -739,20 +798,20 @@ function drawReplay(table) {
   const slider = el('input', { type: 'range', id: 'replay-slider', min: '1', step: '1',
     max: String(table.game.version), value: String(table.game.version) });
   const shown = el('output', { id: 'replay-version', for: 'replay-slider' });
-  const live = el('button', { type: 'button', id: 'replay-live', onclick: () => goLive(table) }, 'Live');
+  const live = el('button', { type: 'button', id: 'replay-live', onclick: () => goLive(table) }, t('Live'));
   const step = (delta) => {
     slider.value = String(Math.min(Number(slider.max), Math.max(1, Number(slider.value) + delta)));
     showVersion(table, Number(slider.value));
   };
   slider.addEventListener('change', () => showVersion(table, Number(slider.value)));
   clear(table.parts.replay).append(
-    el('h2', { id: 'replay-h' }, 'Replay'),
-    el('label', { for: 'replay-slider' }, 'Version'), slider, shown,
+    el('h2', { id: 'replay-h' }, t('Replay')),
+    el('label', { for: 'replay-slider' }, t('Version')), slider, shown,
     el('div', { class: 'actions' },
-      el('button', { type: 'button', id: 'replay-back', 'aria-label': 'One version back',
-        onclick: () => step(-1) }, '◀ Back'),
-      el('button', { type: 'button', id: 'replay-forward', 'aria-label': 'One version forward',
-        onclick: () => step(1) }, 'Forward ▶'),
+      el('button', { type: 'button', id: 'replay-back', 'aria-label': t('One version back'),
+        onclick: () => step(-1) }, `◀ ${t('Back')}`),
+      el('button', { type: 'button', id: 'replay-forward', 'aria-label': t('One version forward'),
+        onclick: () => step(1) }, `${t('Forward')} ▶`),
       live));
   table.slider = slider;
   table.shown = shown;
@@ -764,8 +823,9 @@ function syncReplay(table) {
   const latest = table.game.version;
   table.slider.max = String(latest);
   if (!table.replay) table.slider.value = String(latest);
-  table.shown.textContent = table.replay ? `${table.replay.version} of ${latest} (replay)`
-    : `${latest} (live)`;
+  table.shown.textContent = table.replay
+    ? t('{version} of {latest} (replay)', { version: String(table.replay.version), latest: String(latest) })
+    : t('{latest} (live)', { latest: String(latest) });
 }
 
 async function showVersion(table, version) {
@@ -832,15 +892,15 @@ function drawLog(table, upto) {
   const root = clear(table.parts.log);
   const explainVersion = el('input', { type: 'number', id: 'explain-version', min: '1',
     value: String(table.explaining || upto) });
-  append(root, [el('h2', { id: 'log-h' }, 'Events'),
-    table.replay ? el('p', { class: 'meta' }, `Up to version ${upto} (replay).`) : null,
+  append(root, [el('h2', { id: 'log-h' }, t('Events')),
+    table.replay ? el('p', { class: 'meta' }, t('Up to version {version} (replay).', { version: String(upto) })) : null,
     eventList(logRows(table.events, upto, LOG_ROWS), table.game, table.module || {},
       (version) => explain(table, version)),
     el('form', { class: 'explain-form', onsubmit: (e) => {
       e.preventDefault();
       explain(table, Number(explainVersion.value));
-    } }, el('label', { for: 'explain-version' }, 'Explain event'), explainVersion,
-    el('button', { type: 'submit', id: 'explain-go' }, 'Explain')),
+    } }, el('label', { for: 'explain-version' }, t('Explain event')), explainVersion,
+    el('button', { type: 'submit', id: 'explain-go' }, t('Explain'))),
     table.explanation || el('div', { id: 'explain' })]);
   restoreFocus(focus);
 }
@@ -858,16 +918,17 @@ async function explain(table, version) {
     const n = names(table.game);
     table.explaining = version;
     table.explanation = el('div', { id: 'explain', class: 'explain', tabindex: '-1' },
-      el('h3', {}, `Event ${answer.version}`,
-        answer.seat !== null ? ` by ${n[answer.seat] || answer.seat}` : ''),
+      el('h3', {}, answer.seat !== null
+        ? t('Event {version} by {name}', { version: String(answer.version), name: n[answer.seat] || answer.seat })
+        : t('Event {version}', { version: String(answer.version) })),
       // Another seat's command shows its type only: the board's words need its fields.
-      answer.command ? el('p', {}, 'Command: ', Object.keys(answer.command).length > 1
+      answer.command ? el('p', {}, `${t('Command:')} `, Object.keys(answer.command).length > 1
         ? labelOf(table, answer.command, table.game.view) : commandLabel(answer.command)) : null,
       el('ul', { class: 'checks' }, checksInWords(answer.checks, n).map((c) => el('li', {}, c))),
-      answer.events && answer.events.length ? el('div', {}, el('h4', {}, 'What it caused'),
+      answer.events && answer.events.length ? el('div', {}, el('h4', {}, t('What it caused')),
         el('ul', { class: 'caused' }, answer.events.map((e) => el('li', {},
           line(e, table.game, table.module || {}))))) : null,
-      el('details', {}, el('summary', {}, 'Events and the state before'),
+      el('details', {}, el('summary', {}, t('Events and the state before')),
         el('pre', {}, JSON.stringify({ events: answer.events, before: answer.before }, null, 2))));
     drawLog(table, table.replay ? table.replay.version : table.game.version);
     document.getElementById('explain').focus();
@@ -884,13 +945,16 @@ async function downloadTranscript(table) {
     link.click();
     link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10000);
-    say('Transcript downloaded.');
+    say(t('Transcript downloaded.'));
   } catch (error) { fail(error); }
 }
 
 // --- start ---------------------------------------------------------------------------------
 
 async function start() {
+  await loadLanguage();
+  document.querySelector('.skip').textContent = t('Skip to content');
+
   if (state.token) {
     try {
       await whoAmI();

@@ -6,6 +6,7 @@
 // Only the API's legal commands are ever sent: choosing only filters them.
 import { el } from './dom.js';
 import { plain } from './log.js';
+import { t, tn } from './i18n.js';
 
 const ENVELOPE = new Set(['type', 'expected_version', 'command_id']);
 // Below this many moves of one kind a flat list reads faster than a chooser.
@@ -43,12 +44,12 @@ export function chooser(commands, picked, { onPick, makeButton, choiceLabel, tit
     .every(([path, value]) => c.fields.get(path) === value));
   const box = el('div', { class: 'chooser', role: 'group', 'aria-label': title });
   box.append(el('p', { class: 'chooser-title' }, el('strong', {}, title),
-    ` · ${left.length} way${left.length === 1 ? '' : 's'} left`));
+    ` · ${tn('{n} way left', '{n} ways left', left.length)}`));
   if (Object.keys(picked).length) {
     box.append(el('p', { class: 'chooser-picked' },
       Object.entries(picked).map(([path, value]) => choiceLabel(path, JSON.parse(value))).join(' · '),
       ' ', el('button', { type: 'button', class: 'link', dataset: { key: 'chooser-reset' },
-        onclick: () => onPick({}) }, 'Start over')));
+        onclick: () => onPick({}) }, t('Start over'))));
   }
   if (left.length <= 1) {
     box.append(el('div', { class: 'command-list' }, left.map((c) => makeButton(c.command))));
@@ -67,5 +68,5 @@ export function chooser(commands, picked, { onPick, makeButton, choiceLabel, tit
 
 export function defaultChoiceLabel(path, value) {
   const name = plain(path.split('.').pop());
-  return `${name.charAt(0).toUpperCase()}${name.slice(1)}: ${value === null ? 'none' : plain(value)}`;
+  return `${name.charAt(0).toUpperCase()}${name.slice(1)}: ${value === null ? t('none') : plain(value)}`;
 }

@@ -10,7 +10,8 @@ self.addEventListener('push', (event) => {
   try {
     message = event.data.json();
   } catch {
-    message = { title: 'Tablestream', body: event.data ? event.data.text() : '', url: '/play/' };
+    message = { title: 'Tablestream', // i18n-ignore: the brand
+      body: event.data ? event.data.text() : '', url: '/play/' };
   }
   const notice = message.notice || {};
   event.waitUntil(self.registration.showNotification(message.title, {

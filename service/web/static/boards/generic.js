@@ -14,9 +14,10 @@
 //   export const stylesheet = '<game>.css'        optional: a stylesheet beside it, linked once
 // render is called again, on a fresh root, after every change; a board that throws is
 // replaced by this one for that view.
+import { t } from '../i18n.js';
 
 export function render(root, ctx) {
   const { el, view } = ctx;
-  root.append(el('pre', { class: 'generic-view', tabindex: '0', 'aria-label': 'Game view' },
-    view === null || view === undefined ? 'Nothing to see yet.' : JSON.stringify(view, null, 2)));
+  root.append(el('pre', { class: 'generic-view', tabindex: '0', 'aria-label': t('Game view') },
+    view === null || view === undefined ? t('Nothing to see yet.') : JSON.stringify(view, null, 2)));
 }

@@ -3,23 +3,30 @@
 // on a click; with several (a pirate that may attack more than one ship) it is selected first
 // and the ships it may attack offer a button.
 
+import { t, term } from '../i18n.js';
+
 export const stylesheet = 'loot.css';
 
 const selection = { key: null, card: null }; // the selected hand card, for this game and version
 
 const cap = (word) => word.charAt(0).toUpperCase() + word.slice(1);
 
+const colour = (c) => term(`loot.colour.${c}`, cap(c));
+
 export function cardName(card) {
-  if (!card) return 'a card';
-  if (card === 'ADM') return 'Admiral';
+  if (!card) return t('a card');
+  if (card === 'ADM') return term('loot.kind.admiral', 'Admiral');
   let m = /^M(\d)/.exec(card);
-  if (m) return `Merchant ship, ${m[1]} gold`;
+  if (m) return t('Merchant ship, {gold} gold', { gold: m[1] });
   m = /^P-([a-z]+)-(\d)/.exec(card);
-  if (m) return `${cap(m[1])} pirate ${m[2]}`;
+  if (m) return t('{colour} pirate {n}', { colour: colour(m[1]), n: m[2] });
   m = /^C-([a-z]+)$/.exec(card);
-  if (m) return `${cap(m[1])} captain`;
+  if (m) return t('{colour} captain', { colour: colour(m[1]) });
   return card;
 }
+
+// The gold of a merchant ship card ('M4b' -> '4').
+const goldOf = (card) => (/^M(\d)/.exec(card || '') || [])[1];
 
 function colourOf(card) {
   const m = /^[PC]-([a-z]+)/.exec(card || '');
@@ -42,27 +49,27 @@ function shipName(merchant, view) {
   const ships = (view && view.ships) || [];
   const index = ships.findIndex((s) => s.merchant === merchant);
   const gold = index >= 0 ? ships[index].gold : (/^M(\d)/.exec(merchant) || [])[1];
-  return index >= 0 ? `ship ${index + 1} (${gold} gold)` : `the ${gold}-gold ship`;
+  return index >= 0 ? t('ship {n} ({gold} gold)', { n: index + 1, gold }) : t('the {gold}-gold ship', { gold });
 }
 
 // The shell offers these step by step (choices.js): which card, then which ship.
 export const narrowed = ['play_pirate', 'play_captain', 'play_admiral'];
 
 export function choiceLabel(path, value, view) {
-  if (path === 'card') return `Card: ${cardName(value)}`;
-  if (path === 'merchant') return `Against ${shipName(value, view)}`;
+  if (path === 'card') return t('Card: {card}', { card: cardName(value) });
+  if (path === 'merchant') return t('Against {ship}', { ship: shipName(value, view) });
   return null;
 }
 
 export function label(command, view) {
   switch (command.type) {
-    case 'draw': return 'Draw a card';
-    case 'play_merchant': return `Sail a merchant ship (${cardName(command.card).split(', ')[1]})`;
+    case 'draw': return t('Draw a card');
+    case 'play_merchant': return t('Sail a merchant ship ({gold} gold)', { gold: goldOf(command.card) });
     case 'play_pirate':
     case 'play_captain':
     case 'play_admiral': return `${cardName(command.card)} → ${shipName(command.merchant, view)}`;
-    case 'discard': return `Discard ${cardName(command.card)}`;
-    case 'take_discard': return `Take ${cardName(command.card)} from the discard`;
+    case 'discard': return t('Discard {card}', { card: cardName(command.card) });
+    case 'take_discard': return t('Take {card} from the discard', { card: cardName(command.card) });
     default: return null;
   }
 }
@@ -83,19 +90,19 @@ function card(el, id, attrs = {}, extra = null) {
   return el(tag, { ...(tag === 'button' ? { type: 'button' } : {}), ...attrs,
     class: ['playing-card', `loot-${colourOf(id)}`, attrs.class], dataset: id ? { card: id } : null },
   el('span', { class: 'card-symbol', 'aria-hidden': 'true' }, symbol(id)),
-  el('span', { class: 'card-name' }, id ? cardName(id) : 'Face down'), extra);
+  el('span', { class: 'card-name' }, id ? cardName(id) : t('Face down')), extra);
 }
 
 function sideName(view, names, side) {
   const seats = (view.side_of || []).map((s, seat) => (s === side ? seat : null))
     .filter((s) => s !== null);
-  return seats.map((s) => names[s] || `Seat ${s + 1}`).join(' & ') || `Side ${side + 1}`;
+  return seats.map((s) => names[s] || t('Seat {n}', { n: s + 1 })).join(' & ') || t('Side {n}', { n: side + 1 });
 }
 
 export function render(root, ctx) {
   const { el, view, legal, send, names } = ctx;
   if (!view || !view.ships) {
-    root.append(el('p', {}, 'The ships are not dealt yet.'));
+    root.append(el('p', {}, t('The ships are not dealt yet.')));
     return;
   }
   const key = `${ctx.game.id}:${ctx.game.version}`;
@@ -104,7 +111,7 @@ export function render(root, ctx) {
   const uses = (id) => legal.filter((c) => c.card === id && c.type !== 'take_discard');
   const onShip = (merchant) => legal.filter((c) => c.merchant === merchant
     && (selection.card === null || c.card === selection.card));
-  const who = (seat) => names[seat] || `Seat ${seat + 1}`;
+  const who = (seat) => names[seat] || t('Seat {n}', { n: seat + 1 });
 
   // The ships at sea, each with its battle.
   const ships = view.ships.map((ship, index) => {
@@ -112,27 +119,27 @@ export function render(root, ctx) {
       colour: ship.colours[side] })).filter((s) => s.colour || s.strength);
     const moves = selection.card ? onShip(ship.merchant) : [];
     return el('li', { class: ['zone', 'loot-ship', ship.leader !== null && 'led'],
-      'aria-label': `Ship ${index + 1}` },
-    el('h3', {}, `Ship ${index + 1}: ${ship.gold} gold`,
-      el('span', { class: 'tag' }, `owner ${who(ship.owner)}`)),
+      'aria-label': t('Ship {n}', { n: index + 1 }) },
+    el('h3', {}, t('Ship {n}: {gold} gold', { n: index + 1, gold: ship.gold }),
+      el('span', { class: 'tag' }, t('owner {name}', { name: who(ship.owner) }))),
     el('p', { class: 'battle' }, sides.length
       ? sides.map((s) => el('span', { class: ['tag', `loot-${s.colour || 'none'}`,
         ship.leader === s.side && 'leader'] },
-      `${sideName(view, names, s.side)}: ${s.colour || '—'} ${s.strength}`,
+      `${sideName(view, names, s.side)}: ${s.colour ? colour(s.colour) : '—'} ${s.strength}`,
       ship.trump === s.side ? ' ★' : ''))
-      : 'Unopposed.',
-    ' ', ship.leader === null ? el('em', {}, 'No leader (tied).')
-      : el('span', {}, `Leading: ${sideName(view, names, ship.leader)}.`)),
+      : t('Unopposed.'),
+    ' ', ship.leader === null ? el('em', {}, t('No leader (tied).'))
+      : el('span', {}, t('Leading: {side}.', { side: sideName(view, names, ship.leader) }))),
     ship.plays.length ? el('ul', { class: 'cards small' }, ship.plays.map(([seat, id]) => el('li', {},
       card(el, id, { title: `${who(seat)}: ${cardName(id)}` }, el('small', {}, who(seat)))))) : null,
     moves.map((command) => el('button', { type: 'button', class: 'board-move',
-      onclick: () => send(command) }, `Play ${cardName(command.card)} here`)));
+      onclick: () => send(command) }, t('Play {card} here', { card: cardName(command.card) }))));
   });
 
   // Everyone's hand and loot as counts (the cards are secret: loot.md §3, §6).
   const players = el('table', { class: 'loot-players' },
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Player'), el('th', { scope: 'col' }, 'Hand'),
-      el('th', { scope: 'col' }, 'Ships won'))),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, t('Player')), el('th', { scope: 'col' }, t('Hand')),
+      el('th', { scope: 'col' }, t('Ships won')))),
     el('tbody', {}, view.hand_counts.map((count, seat) => el('tr', {
       class: [view.turn === seat && 'to-move', view.viewer === seat && 'you'] },
     el('th', { scope: 'row' }, who(seat), view.turn === seat ? ' ⟵' : ''),
@@ -156,23 +163,23 @@ export function render(root, ctx) {
   const gold = won.reduce((sum, id) => sum + Number((/^M(\d)/.exec(id) || [0, 0])[1]), 0);
   root.append(el('div', { class: 'loot' },
     el('p', { class: 'loot-status' },
-      el('span', { class: 'tag' }, `Deck ${view.deck_count}`),
-      el('span', { class: 'tag' }, `Discard ${view.discard.length}`,
-        discardTop ? `: ${cardName(discardTop)} on top` : ''),
+      el('span', { class: 'tag' }, t('Deck {n}', { n: view.deck_count })),
+      el('span', { class: 'tag' }, t('Discard {n}', { n: view.discard.length }),
+        discardTop ? `: ${t('{card} on top', { card: cardName(discardTop) })}` : ''),
       view.turn !== null && view.turn !== undefined
-        ? el('span', { class: 'tag' }, `${who(view.turn)} to play`) : null),
-    el('section', { class: 'loot-sea', 'aria-label': 'Ships at sea' },
-      el('h2', {}, 'At sea'),
-      ships.length ? el('ul', { class: 'ships' }, ships) : el('p', {}, 'No merchant ship at sea.')),
-    el('section', { 'aria-label': 'Players' }, players),
-    view.hand ? el('section', { class: 'zone', 'aria-label': 'Your hand' },
-      el('h3', {}, 'Your hand', selection.card ? ` — choose a ship for ${cardName(selection.card)}` : ''),
+        ? el('span', { class: 'tag' }, t('{name} to play', { name: who(view.turn) })) : null),
+    el('section', { class: 'loot-sea', 'aria-label': t('Ships at sea') },
+      el('h2', {}, t('At sea')),
+      ships.length ? el('ul', { class: 'ships' }, ships) : el('p', {}, t('No merchant ship at sea.'))),
+    el('section', { 'aria-label': t('Players') }, players),
+    view.hand ? el('section', { class: 'zone', 'aria-label': t('Your hand') },
+      el('h3', {}, t('Your hand'), selection.card ? ` — ${t('choose a ship for {card}', { card: cardName(selection.card) })}` : ''),
       el('ul', { class: 'cards' }, hand)) : null,
-    takeable.length ? el('section', { class: 'zone', 'aria-label': 'Discard pile' },
-      el('h3', {}, 'Discard pile'),
+    takeable.length ? el('section', { class: 'zone', 'aria-label': t('Discard pile') },
+      el('h3', {}, t('Discard pile')),
       el('ul', { class: 'cards' }, takeable.map((command) => el('li', {},
         card(el, command.card, { onclick: () => send(command) }))))) : null,
-    view.hand ? el('section', { class: 'zone', 'aria-label': 'Your loot' },
-      el('h3', {}, `Your loot: ${won.length} ships, ${gold} gold`),
+    view.hand ? el('section', { class: 'zone', 'aria-label': t('Your loot') },
+      el('h3', {}, t('Your loot: {ships} ships, {gold} gold', { ships: won.length, gold })),
       el('ul', { class: 'cards small' }, won.map((id) => el('li', {}, card(el, id))))) : null));
 }

@@ -5,27 +5,35 @@
 // among the legal commands (pick.js).
 
 import { Picker, countdown, h, useStyles } from "./pick.js";
+import { t, tn, term } from "../i18n.js";
+import { inWords, promptWords } from "../log.js";
 
 const DATA = await (await fetch(new URL("./data/magblast.json", import.meta.url))).json();
 
 const ZONES = DATA.zones.map((z) => z.id);  // n e s w
-const ZONE_NAME = Object.fromEntries(DATA.zones.map((z) => [z.id, z.name]));
+const ZONE_NAME = Object.fromEntries(DATA.zones.map((z) => [z.id, term(`magblast.zone.${z.id}`, z.name)]));
 const TURRET = { laser: "L", beam: "B", mag: "M" };
 
 const kindOf = (card) => card.replace(/-\d+$/, "");
 export function cardName(card) {
-  return DATA.kinds[kindOf(card)]?.name || card;
+  const kind = kindOf(card);
+  return DATA.kinds[kind] ? term(`magblast.action.${kind}`, DATA.kinds[kind].name) : card;
 }
 export function shipName(id) {
-  return DATA.ships[id]?.name || DATA.command_ships[id]?.name || id;
+  if (DATA.ships[id]) return term(`magblast.ship.${id}`, DATA.ships[id].name);
+  if (DATA.command_ships[id]) return term(`magblast.command_ship.${id}`, DATA.command_ships[id].name);
+  return id;
 }
+const phaseName = (phase) => term(`magblast.phase.${phase}`, phase || "");
+const className = (cls) => term(`magblast.class.${cls}`, DATA.classes[cls]);
 const cards = (list) => (list || []).map(cardName).join(", ");
 // magblast.md §4a: resource icons, paid to reinforce.
-const RESOURCE = { star: { icon: "★", word: "energy (★)" }, circle: { icon: "●", word: "technology (●)" },
-  diamond: { icon: "◆", word: "raw materials (◆)" } };
+const RESOURCE = { star: { icon: "★", word: () => t("energy (★)") },
+  circle: { icon: "●", word: () => t("technology (●)") },
+  diamond: { icon: "◆", word: () => t("raw materials (◆)") } };
 // A card's kind, said in words as well as its colour.
-const CATEGORY = { blast: "Blast", squadron: "Squadron", dh_effect: "Direct Hit effect",
-  direct_hit: "Direct Hit", misc: "Other" };
+const CATEGORY = () => ({ blast: t("Blast"), squadron: t("Squadron"), dh_effect: t("Direct Hit effect"),
+  direct_hit: t("Direct Hit"), misc: t("Other") });
 const CATEGORY_ORDER = ["blast", "squadron", "direct_hit", "dh_effect", "misc"];
 const handOrder = (card) => {
   const at = CATEGORY_ORDER.indexOf(DATA.kinds[kindOf(card)]?.category);
@@ -45,7 +53,7 @@ function owner(view, id) {
 }
 // Seat -> display name for labels (the shell passes them to label as its third argument).
 let NAMES = {};
-const seatName = (seat) => NAMES[seat] || `seat ${seat}`;
+const seatName = (seat) => NAMES[seat] || t("seat {n}", { n: Number(seat) + 1 });
 function target(view, id) {
   const seat = owner(view, id);
   return seat === null ? shipName(id) : `${shipName(id)} (${seatName(seat)})`;
@@ -59,61 +67,62 @@ export function choiceLabel(path, value) {
   const zone = /^zones\.([nesw])$/.exec(path);
   if (!zone) return null;
   const name = ZONE_NAME[zone[1]];
-  return `${name[0].toUpperCase()}${name.slice(1)} zone: ${value === null ? "no ship" : shipName(value)}`;
+  return t("{zone} zone: {ship}", { zone: `${name[0].toUpperCase()}${name.slice(1)}`, ship: value === null ? t("no ship") : shipName(value) });
 }
 
 export function label(c, view, names) {
   if (names) NAMES = names;
   switch (c.type) {
     case "place_fleet":
-      return "Place fleet: " + ZONES.filter((z) => c.zones?.[z])
-        .map((z) => `${ZONE_NAME[z]} ${shipName(c.zones[z])}`).join(", ");
+      return t("Place fleet: {ships}", { ships: ZONES.filter((z) => c.zones?.[z])
+        .map((z) => `${ZONE_NAME[z]} ${shipName(c.zones[z])}`).join(", ") });
     case "discard":
-      return c.cards?.length ? `Discard ${cards(c.cards)}` : "Discard nothing";
+      return c.cards?.length ? t("Discard {cards}", { cards: cards(c.cards) }) : t("Discard nothing");
     case "transfer_blast":
-      return `Transfer ${cardName(c.blast)} from ${shipName(c.ship)} to ${target(view, c.target)}`;
-    case "draw": return "Draw cards";
-    case "salvage_blasts": return `Salvage ${cards(c.cards) || "nothing"} from the discard pile`;
+      return t("Transfer {card} from {ship} to {target}", { card: cardName(c.blast), ship: shipName(c.ship), target: target(view, c.target) });
+    case "draw": return t("Draw cards");
+    case "salvage_blasts": return t("Salvage {cards} from the discard pile", { cards: cards(c.cards) || t("nothing") });
     case "reinforce":
-      return `Reinforce, paying ${cards(c.cards)}` +
-        (c.ship ? `, taking ${shipName(c.ship)} from the fleet discard` : "");
-    case "place_ship": return `Place ${shipName(c.ship)} in the ${ZONE_NAME[c.zone]} zone`;
-    case "end_phase": return `End the ${view?.phase || ""} phase`.replace("  ", " ");
-    case "move": return `Move ${shipName(c.ship)} to the ${ZONE_NAME[c.zone]} zone`;
-    case "raid_hand": return `Take 3 random cards from ${seatName(c.seat)}`;
+      return c.ship ? t("Reinforce, paying {cards}, taking {ship} from the fleet discard", { cards: cards(c.cards), ship: shipName(c.ship) })
+        : t("Reinforce, paying {cards}", { cards: cards(c.cards) });
+    case "place_ship": return t("Place {ship} in the {zone} zone", { ship: shipName(c.ship), zone: ZONE_NAME[c.zone] });
+    case "end_phase": return view?.phase ? t("End the {phase} phase", { phase: phaseName(view.phase) }) : t("End the phase");
+    case "move": return t("Move {ship} to the {zone} zone", { ship: shipName(c.ship), zone: ZONE_NAME[c.zone] });
+    case "raid_hand": return t("Take 3 random cards from {name}", { name: seatName(c.seat) });
     case "blast":
-      return `${cardName(c.card)}: ${shipName(c.ship)} fires at ${target(view, c.target)}` +
+      return t("{card}: {ship} fires at {target}", { card: cardName(c.card), ship: shipName(c.ship), target: target(view, c.target) }) +
         (c.sound ? ` ("${c.sound}")` : "");
-    case "make_sound": return `Make the sound "${c.sound}"`;
-    case "stay_silent": return "Stay silent";
+    case "make_sound": return t("Make the sound \"{sound}\"", { sound: c.sound });
+    case "stay_silent": return t("Stay silent");
     case "launch":
-      return `Launch ${cardName(c.card)} from ${shipName(c.carrier)} at ${target(view, c.target)}`;
-    case "direct_hit": return `Play ${cardName(c.card)}`;
+      return t("Launch {card} from {ship} at {target}", { card: cardName(c.card), ship: shipName(c.carrier), target: target(view, c.target) });
+    case "direct_hit": return t("Play {card}", { card: cardName(c.card) });
     case "dh_effect": {
-      let more = "";
-      if (c.zone) more += ` into the ${ZONE_NAME[c.zone]} zone`;
+      const more = [];
+      if (c.zone) more.push(t("into the {zone} zone", { zone: ZONE_NAME[c.zone] }));
       if (c.moves) {
-        more += " moving " + Object.entries(c.moves)
-          .map(([s, z]) => `${shipName(s)} to ${ZONE_NAME[z]}`).join(", ");
+        more.push(t("moving {moves}", { moves: Object.entries(c.moves)
+          .map(([s, z]) => t("{ship} to {zone}", { ship: shipName(s), zone: ZONE_NAME[z] })).join(", ") }));
       }
-      return `${cardName(c.card)}${more}${c.power ? " (command ship power)" : ""}`;
+      if (c.power) more.push(t("(command ship power)"));
+      return [cardName(c.card), ...more].join(" ");
     }
     case "play_card": {
-      let text = `Play ${cardName(c.card)}`;
-      if (c.ship) text += ` on ${shipName(c.ship)}`;
-      if (c.blast) text += ` with ${cardName(c.blast)}`;
-      if (c.target) text += ` at ${target(view, c.target)}`;
-      if (c.seat !== null && c.seat !== undefined) text += ` against ${seatName(c.seat)}`;
-      return text;
+      const text = [t("Play {card}", { card: cardName(c.card) })];
+      if (c.ship) text.push(t("on {ship}", { ship: shipName(c.ship) }));
+      if (c.blast) text.push(t("with {card}", { card: cardName(c.blast) }));
+      if (c.target) text.push(t("at {target}", { target: target(view, c.target) }));
+      if (c.seat !== null && c.seat !== undefined) text.push(t("against {name}", { name: seatName(c.seat) }));
+      return text.join(" ");
     }
-    case "sweep": return `Sweep ${cardName(c.card)} with ${shipName(c.ship)}`;
-    case "end_turn": return "End turn";
-    case "respond": return `Respond with ${cardName(c.card)}`;
-    case "cranium": return `Cranium Consortium: discard ${cards(c.cards)}`;
-    case "no_response": return "No response";
-    case "propose_no_mercy": return "Propose No Mercy";
-    case "accept_no_mercy": return "Accept No Mercy";
-    case "refuse_no_mercy": return "Refuse No Mercy";
+    case "sweep": return t("Sweep {card} with {ship}", { card: cardName(c.card), ship: shipName(c.ship) });
+    case "end_turn": return t("End turn");
+    case "respond": return t("Respond with {card}", { card: cardName(c.card) });
+    case "cranium": return t("{power}: discard {cards}", { power: term("magblast.command_ship.cranium", "Cranium Consortium"), cards: cards(c.cards) });
+    case "no_response": return t("No response");
+    case "propose_no_mercy": return t("Propose No Mercy");
+    case "accept_no_mercy": return t("Accept No Mercy");
+    case "refuse_no_mercy": return t("Refuse No Mercy");
     default: return c.type.replaceAll("_", " ");
   }
 }
@@ -156,60 +165,60 @@ export function render(root, ctx) {
   useStyles("magblast");
   const { view, game, seat } = ctx;
   const names = ctx.names || {};
-  const who = (s) => names[s] || names[String(s)] || `Seat ${s}`;
+  const who = (s) => names[s] || names[String(s)] || t("Seat {n}", { n: Number(s) + 1 });
   NAMES = ctx.names || {};
   const picker = new Picker(ctx, { tokensOf, label: (c) => label(c, view), combine,
     required: (c, tokens) => [...tokens].filter((t) => c.type !== "place_fleet" || t.includes("=")) });
   const bind = (node, token) => picker.bind(node, token);
   root.classList.add("mb-board", "pick-board");
   if (!view || !view.zones) {
-    root.append(h("p", {}, "The fleets are not dealt yet."));
+    root.append(h("p", {}, t("The fleets are not dealt yet.")));
     return;
   }
 
   // The table: turn, phase, decks, effects.
   const prompts = game?.pending || {};
-  const status = h("section", { class: "mb-status", "aria-label": "table" },
+  const status = h("section", { class: "mb-status", "aria-label": t("table") },
     h("p", { class: "mb-turn" },
-      view.result ? "Game over" :
-        `Turn ${view.turn_number} · ${who(view.turn)} · ${view.phase} phase`),
+      view.result ? t("Game over") :
+        t("Turn {turn} · {name} · {phase} phase", { turn: view.turn_number, name: who(view.turn), phase: phaseName(view.phase) })),
     h("p", { class: "mb-decks" },
-      `Fleet deck ${view.fleet_deck} · action deck ${view.action_deck} · ` +
-      `action discard ${view.action_discard.length}` +
-      (view.action_discard.length ? ` (top: ${cardName(view.action_discard[0])})` : "")),
+      t("Fleet deck {fleet} · action deck {action} · action discard {discard}", {
+        fleet: view.fleet_deck, action: view.action_deck, discard: view.action_discard.length }) +
+      (view.action_discard.length ? ` ${t("(top: {card})", { card: cardName(view.action_discard[0]) })}` : "")),
     view.effects?.length ? h("ul", { class: "mb-effects" }, view.effects.map((e) =>
       h("li", { class: "mb-effect", "data-card": e.card },
-        `${cardName(e.card)} on ${who(e.fleet)}'s fleet (by ${who(e.by)})`))) : null,
-    view.no_mercy ? h("p", {}, "No Mercy is in force.") : null,
-    view.proposal ? h("p", {}, `${who(view.proposal.by)} proposes No Mercy.`) : null);
+        t("{card} on {name}'s fleet (by {by})", { card: cardName(e.card), name: who(e.fleet), by: who(e.by) })))) : null,
+    view.no_mercy ? h("p", {}, t("No Mercy is in force.")) : null,
+    view.proposal ? h("p", {}, t("{name} proposes No Mercy.", { name: who(view.proposal.by) })) : null);
   root.append(status);
 
   // Who must answer now, with the clock (the reaction clock counts down for a response window).
   const waits = Object.entries(view.pending || {});
   if (waits.length) {
-    root.append(h("section", { class: "mb-pending", "aria-label": "waiting for" },
+    root.append(h("section", { class: "mb-pending", "aria-label": t("waiting for") },
       waits.map(([s, p]) => h("p", {
         class: `mb-wait ${p.clock === "reaction" ? "reaction" : ""}`, "data-seat": s,
-      }, `${who(s)}: ${p.label}`, countdown(prompts[s]?.deadline)))));
+      }, `${who(s)}: ${promptWords(p.label, names)}`, countdown(prompts[s]?.deadline)))));
   }
 
   // The response chain: each card played and each answer, bottom first.
   if (view.chain) {
     const links = view.chain.links.map((link, i) => {
-      const bits = [link.card ? cardName(link.card) : link.action || "ability"];
-      if (link.ship) bits.push(`from ${shipName(link.ship)}`);
-      if (link.target) bits.push(`at ${target(view, link.target)}`);
+      const bits = [link.card ? cardName(link.card) : (link.action ? inWords(link.action) : t("ability"))];
+      if (link.ship) bits.push(t("from {ship}", { ship: shipName(link.ship) }));
+      if (link.target) bits.push(t("at {target}", { target: target(view, link.target) }));
       return h("li", { class: "mb-link", "data-card": link.card || "" },
         `${i ? "↳ " : ""}${who(link.seat)}: ${bits.join(" ")}`);
     });
-    root.append(h("section", { class: "mb-chain", "aria-label": "response chain" },
-      h("h3", {}, "Response chain"), h("ol", {}, links),
+    root.append(h("section", { class: "mb-chain", "aria-label": t("response chain") },
+      h("h3", {}, t("Response chain")), h("ol", {}, links),
       view.chain.passed.length ?
-        h("p", {}, `Passed: ${view.chain.passed.map(who).join(", ")}`) : null));
+        h("p", {}, t("Passed: {names}", { names: view.chain.passed.map(who).join(", ") })) : null));
   }
   if (view.dh) {
     root.append(h("p", { class: "mb-dh" },
-      `Direct Hit on ${target(view, view.dh.target || view.dh.ship)} (${view.dh.stage})`));
+      t("Direct Hit on {target} ({stage})", { target: target(view, view.dh.target || view.dh.ship), stage: inWords(view.dh.stage) })));
   }
 
   // The viewer's hand, and a ship being placed or the six dealt at setup.
@@ -217,35 +226,34 @@ export function render(root, ctx) {
     // Sorted as a player holds them: blasts, squadrons, the rest; by name, strongest first.
     const sorted = [...view.hand].sort((a, b) => handOrder(a) - handOrder(b)
       || cardName(a).localeCompare(cardName(b)) || (kindDamage(b) - kindDamage(a)));
-    const hand = h("section", { class: "mb-hand", "aria-label": "your hand" },
-      h("h3", {}, `Your hand (${view.hand.length})`),
+    const hand = h("section", { class: "mb-hand", "aria-label": t("your hand") },
+      h("h3", {}, t("Your hand ({n})", { n: view.hand.length })),
       h("div", { class: "mb-cards" }, sorted.map((card) => {
         const k = DATA.kinds[kindOf(card)] || {};
         const icons = DATA.icons[card] || [];
-        const words = [k.damage ? `${k.damage} damage` : "",
-          icons.length ? `resources ${icons.map((i) => RESOURCE[i]?.word || i).join(" and ")}` : ""]
+        const words = [k.damage ? t("{n} damage", { n: k.damage }) : "",
+          icons.length ? t("resources {icons}", { icons: icons.map((i) => RESOURCE[i]?.word() || i).join(", ") }) : ""]
           .filter(Boolean).join(", ");
         return bind(h("button", { type: "button", class: `mb-card cat-${k.category}`,
-          "data-card": card, title: words ? `${k.name || card}: ${words}` : null },
-        h("span", { class: "mb-card-kind" }, CATEGORY[k.category] || ""),
-        h("span", {}, h("b", {}, k.name || card),
+          "data-card": card, title: words ? `${cardName(card)}: ${words}` : null },
+        h("span", { class: "mb-card-kind" }, CATEGORY()[k.category] || ""),
+        h("span", {}, h("b", {}, cardName(card)),
           k.damage ? h("span", { class: "mb-card-damage" }, ` ${k.damage}`) : "",
           icons.length ? h("span", { class: "mb-card-icons" },
             ` ${icons.map((i) => RESOURCE[i]?.icon || i).join("")}`) : "")),
         card);
       })),
-      h("p", { class: "mb-legend" }, "The number: damage. Resources, paid to reinforce (3 alike, ",
-        "or one of each): ★ energy, ● technology, ◆ raw materials."));
+      h("p", { class: "mb-legend" }, t("The number: damage. Resources, paid to reinforce (3 alike, or one of each): ★ energy, ● technology, ◆ raw materials.")));
     root.append(hand);
     const spare = view.placing?.ships?.length ? view.placing.ships :
       (view.dealt?.length && !Object.keys(view.my_placement || {}).length ? view.dealt : []);
     if (spare.length) {
-      root.append(h("section", { class: "mb-spare", "aria-label": "ships to place" },
-        h("h3", {}, view.dealt?.length ? "Dealt ships: pick one, then a zone" : "Ship to place"),
+      root.append(h("section", { class: "mb-spare", "aria-label": t("ships to place") },
+        h("h3", {}, view.dealt?.length ? t("Dealt ships: pick one, then a zone") : t("Ship to place")),
         h("div", { class: "mb-cards" }, spare.map((id) => bind(shipNode(view, id, "button"), id)))));
     }
     const actions = h("div", { class: "mb-actions" },
-      (ctx.legal || []).filter((c) => tokensOf(c).some((t) => t.startsWith("cmd:")))
+      (ctx.legal || []).filter((c) => tokensOf(c).some((token) => token.startsWith("cmd:")))
         .map((c) => bind(h("button", { type: "button", class: "mb-do" }, label(c, view)),
           cmdToken(c))));
     if (actions.children.length) root.append(actions);
@@ -257,7 +265,7 @@ export function render(root, ctx) {
   if (seat !== null && seat !== undefined && seat < view.seats) {
     order.push(...order.splice(0, seat));
   }
-  const fleets = h("section", { class: "mb-fleets", "aria-label": "fleets" });
+  const fleets = h("section", { class: "mb-fleets", "aria-label": t("fleets") });
   for (const s of order) fleets.append(fleetNode(view, s, who, bind, s === seat));
   root.append(fleets);
   picker.refresh();
@@ -274,9 +282,9 @@ function shipNode(view, id, tag = "div") {
   return h(tag, attrs,
     h("span", { class: "mb-ship-name" }, shipName(id)),
     h("span", { class: "mb-ship-meta" },
-      ship ? `${DATA.classes[ship.class]} · spd ${ship.speed} · ` +
-        ship.turrets.map((t) => (fired.includes(t) ? `${TURRET[t]}✓` : TURRET[t])).join("") : ""),
-    h("span", { class: "mb-hull", title: `hull ${hull - dmg} of ${hull}` },
+      ship ? `${className(ship.class)} · ${t("spd {n}", { n: ship.speed })} · ` +
+        ship.turrets.map((x) => (fired.includes(x) ? `${TURRET[x]}✓` : TURRET[x])).join("") : ""),
+    h("span", { class: "mb-hull", title: t("hull {left} of {hull}", { left: hull - dmg, hull }) },
       h("span", { class: "mb-hull-bar", style: { width: `${Math.max(0, (hull - dmg) / hull) * 100}%` } }),
       h("span", { class: "mb-hull-text" }, `${hull - dmg}/${hull}`)));
 }
@@ -287,10 +295,10 @@ function fleetNode(view, s, who, bind, mine) {
   const alive = view.alive[s];
   const zones = view.zones[s] || {};
   const head = h("header", { class: "mb-fleet-head", "data-seat": String(s) },
-    h("b", {}, who(s)), ` · ${cmd.name || race}`,
-    ` · ${view.hand_counts[s]} cards`,
-    view.uses[s] !== null && view.uses[s] !== undefined ? ` · power ${view.uses[s]} left` : "",
-    alive ? "" : " · destroyed");
+    h("b", {}, who(s)), ` · ${shipName(race)}`,
+    ` · ${tn("{n} card", "{n} cards", view.hand_counts[s])}`,
+    view.uses[s] !== null && view.uses[s] !== undefined ? ` · ${t("power {n} left", { n: view.uses[s] })}` : "",
+    alive ? "" : ` · ${t("destroyed")}`);
   bind(head, `seat:${s}`);  // a seat to raid or to lay a Minefield before
   const grid = h("div", { class: "mb-grid" });
   const zoneCell = (z) => {
@@ -306,12 +314,12 @@ function fleetNode(view, s, who, bind, mine) {
     return cell;
   };
   const command = shipNode(view, race);
-  if (!alive) command.querySelector(".mb-hull-text").textContent = "destroyed";
+  if (!alive) command.querySelector(".mb-hull-text").textContent = t("destroyed");
   const centre = bind(h("div", { class: "mb-command", "data-ship": race, title: cmd.text || "" },
     command), race);
   grid.append(h("div", { class: "mb-corner" }), zoneCell("n"), h("div", { class: "mb-corner" }),
     zoneCell("w"), centre, zoneCell("e"),
     h("div", { class: "mb-corner" }), zoneCell("s"), h("div", { class: "mb-corner" }));
   return h("article", { class: `mb-fleet ${mine ? "mine" : ""} ${alive ? "" : "dead"}`,
-    "data-seat": String(s), "aria-label": `${who(s)}'s fleet` }, head, grid);
+    "data-seat": String(s), "aria-label": t("{name}'s fleet", { name: who(s) }) }, head, grid);
 }

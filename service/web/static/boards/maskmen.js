@@ -2,17 +2,19 @@
 // columns, weaker below), the round's plays, everyone's counts, and your hand by wrestler. A
 // wrestler in your hand plays on a click when one count is legal, else offers its counts.
 
+import { t, term } from '../i18n.js';
+
 export const stylesheet = 'maskmen.css';
 
 const selection = { key: null, wrestler: null };
 
-const title = (w) => String(w).charAt(0) + String(w).slice(1).toLowerCase();
+const title = (w) => term(`maskmen.wrestler.${w}`, String(w).charAt(0) + String(w).slice(1).toLowerCase());
 
 export function label(command) {
-  if (command.type === 'give_up') return 'Give up this round';
+  if (command.type === 'give_up') return t('Give up this round');
   if (command.type === 'play') {
     const n = command.count || (command.cards || []).length;
-    return `Play ${n} × ${title(command.wrestler)}`;
+    return t('Play {n} × {wrestler}', { n, wrestler: title(command.wrestler) });
   }
   return null;
 }
@@ -27,13 +29,13 @@ function chip(el, wrestler, attrs = {}, ...extra) {
 export function render(root, ctx) {
   const { el, view, legal, send, names } = ctx;
   if (!view || !view.knowledge) {
-    root.append(el('p', {}, 'The season has not been dealt yet.'));
+    root.append(el('p', {}, t('The season has not been dealt yet.')));
     return;
   }
   const key = `${ctx.game.id}:${ctx.game.version}`;
   if (selection.key !== key) Object.assign(selection, { key, wrestler: null });
   const redraw = () => { root.replaceChildren(); render(root, ctx); };
-  const who = (seat) => names[seat] || `Seat ${seat + 1}`;
+  const who = (seat) => names[seat] || t('Seat {n}', { n: seat + 1 });
   const knowledge = view.knowledge;
   const display = knowledge.display || {};
   const all = Object.keys(knowledge.beats || {});
@@ -43,30 +45,30 @@ export function render(root, ctx) {
   let ladder = null;
   if (display.style === 'columns' && (display.columns || []).length) {
     ladder = el('ol', { class: 'mm-ladder' }, display.columns.map((column, i) => el('li', {
-      class: 'mm-column', 'aria-label': `Column ${i + 1}, strongest first` },
+      class: 'mm-column', 'aria-label': t('Column {n}, strongest first', { n: i + 1 }) },
     el('ol', {}, column.slice().reverse().map((w) => el('li', {}, chip(el, w)))))));
   } else if ((display.levels || []).length) {
-    ladder = el('ol', { class: 'mm-levels', 'aria-label': 'Levels, strongest first' },
+    ladder = el('ol', { class: 'mm-levels', 'aria-label': t('Levels, strongest first') },
       display.levels.slice().reverse().map((level) => el('li', {}, level.map((w) => chip(el, w)))));
   }
   const beats = all.filter((w) => knowledge.beats[w].length).map((w) => el('li', {},
-    chip(el, w), ' beats ', knowledge.beats[w].map(title).join(', ')));
+    chip(el, w), ` ${t('beats')} `, knowledge.beats[w].map(title).join(', ')));
 
   const round = view.round || {};
   const current = round.current;
   const plays = (round.plays || []).map((play) => el('li', {},
     el('strong', {}, who(play.seat)), ': ', chip(el, play.wrestler, {}, ` × ${play.cards.length}`),
-    play.proved ? el('span', { class: 'tag' }, `proved ${title(play.proved[0])} > ${title(play.proved[1])}`)
+    play.proved ? el('span', { class: 'tag' }, t('proved {stronger} > {weaker}', { stronger: title(play.proved[0]), weaker: title(play.proved[1]) }))
       : null));
 
   const players = el('table', { class: 'mm-players' },
-    el('thead', {}, el('tr', {}, ['Player', 'Hand', 'Season wins', 'Score'].map((h) => el('th', { scope: 'col' }, h)))),
+    el('thead', {}, el('tr', {}, [t('Player'), t('Hand'), t('Season wins'), t('Score')].map((h) => el('th', { scope: 'col' }, h)))),
     el('tbody', {}, view.hand_counts.map((count, seat) => el('tr', {
       class: [view.turn === seat && 'to-move', view.viewer === seat && 'you',
         (round.given_up || []).includes(seat) && 'given-up'] },
     el('th', { scope: 'row' }, who(seat), view.turn === seat ? ' ⟵' : '',
-      (round.given_up || []).includes(seat) ? ' (gave up)' : '',
-      (view.out || []).includes(seat) ? ' (out)' : ''),
+      (round.given_up || []).includes(seat) ? ` ${t('(gave up)')}` : '',
+      (view.out || []).includes(seat) ? ` ${t('(out)')}` : ''),
     el('td', {}, String(count)), el('td', {}, String((view.season_wins || [])[seat] ?? 0)),
     el('td', {}, String((view.scores || [])[seat] ?? 0))))));
 
@@ -79,7 +81,7 @@ export function render(root, ctx) {
   const playsOf = (w) => legal.filter((c) => c.type === 'play' && c.wrestler === w);
   const hand = [...counts].map(([w, n]) => {
     const options = playsOf(w);
-    const attrs = { title: `${title(w)}: ${n} in hand` };
+    const attrs = { title: t('{wrestler}: {n} in hand', { wrestler: title(w), n }) };
     if (options.length === 1) attrs.onclick = () => send(options[0]);
     else if (options.length > 1) {
       attrs['aria-pressed'] = String(selection.wrestler === w);
@@ -93,25 +95,25 @@ export function render(root, ctx) {
 
   root.append(el('div', { class: 'maskmen' },
     el('p', { class: 'mm-status' },
-      el('span', { class: 'tag' }, `Season ${view.season} of ${view.seasons}`),
-      el('span', { class: 'tag' }, `Round ${round.number ?? '—'}`),
+      el('span', { class: 'tag' }, t('Season {season} of {seasons}', { season: view.season, seasons: view.seasons })),
+      el('span', { class: 'tag' }, t('Round {round}', { round: round.number ?? '—' })),
       round.leader !== undefined && round.leader !== null
-        ? el('span', { class: 'tag' }, `${who(round.leader)} led`) : null),
-    el('section', { class: 'zone', 'aria-label': 'Strength ladder' },
-      el('h3', {}, 'Strength ladder (stronger above)'),
-      ladder || el('p', {}, 'Nothing proven yet this season.'),
-      el('p', { class: 'mm-undebuted' }, 'Not yet debuted: ',
+        ? el('span', { class: 'tag' }, t('{name} led', { name: who(round.leader) })) : null),
+    el('section', { class: 'zone', 'aria-label': t('Strength ladder') },
+      el('h3', {}, t('Strength ladder (stronger above)')),
+      ladder || el('p', {}, t('Nothing proven yet this season.')),
+      el('p', { class: 'mm-undebuted' }, `${t('Not yet debuted:')} `,
         all.filter((w) => !debuted.has(w)).map((w) => chip(el, w, { class: 'undebuted' })),
-        all.every((w) => debuted.has(w)) ? 'none' : ''),
-      beats.length ? el('details', {}, el('summary', {}, 'Known wins'), el('ul', {}, beats)) : null),
-    el('section', { class: 'zone', 'aria-label': 'This round' },
-      el('h3', {}, 'This round'),
-      current ? el('p', { class: 'mm-current' }, 'To beat: ', chip(el, current.wrestler, {},
-        ` × ${current.count}`), ` by ${who(current.seat)}`) : el('p', {}, 'A new round: the leader leads.'),
+        all.every((w) => debuted.has(w)) ? t('none') : ''),
+      beats.length ? el('details', {}, el('summary', {}, t('Known wins')), el('ul', {}, beats)) : null),
+    el('section', { class: 'zone', 'aria-label': t('This round') },
+      el('h3', {}, t('This round')),
+      current ? el('p', { class: 'mm-current' }, `${t('To beat:')} `, chip(el, current.wrestler, {},
+        ` × ${current.count}`), ` ${t('by {name}', { name: who(current.seat) })}`) : el('p', {}, t('A new round: the leader leads.')),
       plays.length ? el('ol', { class: 'mm-plays' }, plays) : null),
     players,
-    view.hand ? el('section', { class: 'zone', 'aria-label': 'Your hand' },
-      el('h3', {}, `Your hand (${view.hand.length})`,
-        selection.wrestler ? ` — how many ${title(selection.wrestler)}?` : ''),
+    view.hand ? el('section', { class: 'zone', 'aria-label': t('Your hand') },
+      el('h3', {}, t('Your hand ({n})', { n: view.hand.length }),
+        selection.wrestler ? ` — ${t('how many {wrestler}?', { wrestler: title(selection.wrestler) })}` : ''),
       el('ul', { class: 'cards' }, hand), countButtons) : null));
 }

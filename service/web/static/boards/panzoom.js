@@ -6,6 +6,7 @@
 //
 //   panZoom(svg, { key, className, focus: [x, y] | null, minScale, legend })
 //     svg: an <svg> with a viewBox (the whole map); returns the box to put on the page.
+import { t } from "../i18n.js";
 
 const kept = new Map(); // key -> {cx, cy, scale}: the centre shown (map units) and px per unit
 const DRAG_PX = 6; // a pointer moving less than this is a click, not a drag
@@ -29,9 +30,9 @@ export function panZoom(svg, options = {}) {
   svg.removeAttribute("width");
   svg.style.width = "100%";
   svg.style.height = "100%";
-  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  svg.setAttribute("preserveAspectRatio", "xMidYMid meet"); // i18n-ignore: an SVG value
   const viewport = el("div", { class: "panzoom-viewport", tabindex: "0", role: "group",
-    "aria-label": `${options.label || "Map"}: arrow keys move it, + and - zoom, 0 shows it all` },
+    "aria-label": t("{map}: arrow keys move it, + and - zoom, 0 shows it all", { map: options.label || t("Map") }) },
   svg);
   let size = { w: 0, h: 0 };
   let at = kept.get(key);
@@ -76,17 +77,17 @@ export function panZoom(svg, options = {}) {
     draw();
   };
 
-  const zoomIn = el("button", { type: "button", class: "panzoom-btn", "aria-label": "Zoom in",
+  const zoomIn = el("button", { type: "button", class: "panzoom-btn", "aria-label": t("Zoom in"),
     onclick: () => zoom(1.25) }, "+");
-  const zoomOut = el("button", { type: "button", class: "panzoom-btn", "aria-label": "Zoom out",
+  const zoomOut = el("button", { type: "button", class: "panzoom-btn", "aria-label": t("Zoom out"),
     onclick: () => zoom(0.8) }, "−");
   const whole = el("button", { type: "button", class: "panzoom-btn",
-    "aria-label": "Show the whole map", onclick: () => {
+    "aria-label": t("Show the whole map"), onclick: () => {
       at.scale = fitScale();
       at.cx = mx + mw / 2;
       at.cy = my + mh / 2;
       draw();
-    } }, "Whole map");
+    } }, t("Whole map"));
 
   // Dragging: pointer events on the box; a click (little movement) still reaches the regions.
   const pointers = new Map();

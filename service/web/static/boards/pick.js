@@ -4,6 +4,7 @@
 // so far; when one is left and everything it names was clicked, it is sent; otherwise the ones
 // left are offered as buttons. Things that no remaining command names are not clickable.
 // Only `legal` (what the API lists for this viewer) is ever offered, so nothing is guessed.
+import { t, tn } from "../i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -50,7 +51,7 @@ export function countdown(deadline) {
   const at = deadline < 1e11 ? deadline * 1000 : deadline;
   const tick = () => {
     const left = Math.max(0, Math.ceil((at - Date.now()) / 1000));
-    node.textContent = ` ${left} s left`;
+    node.textContent = ` ${t("{n} s left", { n: left })}`;
     node.dataset.seconds = String(left);
     if (!node.isConnected && node.dataset.started) clearInterval(timer);
     node.dataset.started = "1";
@@ -125,7 +126,7 @@ export class Picker {
     this.sel = [];
     memory.delete(this.key);
     this.refresh();
-    this.panel.replaceChildren(h("p", { class: "pick-note" }, `Sending: ${this.label(cmd)}`));
+    this.panel.replaceChildren(h("p", { class: "pick-note" }, t("Sending: {move}", { move: this.label(cmd) })));
     // The shell redraws the board with the answer; it answers null when the command was not
     // sent or not accepted (and shows why), so the board becomes usable again.
     const again = (err) => {
@@ -133,7 +134,7 @@ export class Picker {
       this.refresh();
       if (err) {
         this.panel.prepend(h("p", { class: "pick-error", role: "alert" },
-          `Not accepted: ${err?.detail || err?.message || err}`));
+          t("Not accepted: {why}", { why: err?.detail || err?.message || err })));
       }
     };
     Promise.resolve(this.ctx.send(cmd)).then((answer) => { if (!answer) again(); }, again);
@@ -167,14 +168,14 @@ export class Picker {
     const shown = left.slice(0, 40);
     this.panel.replaceChildren(
       h("div", { class: "pick-head" },
-        h("span", {}, left.length === 1 ? "Your move:" : `${left.length} possible moves:`),
+        h("span", {}, left.length === 1 ? t("Your move:") : tn("{n} possible move:", "{n} possible moves:", left.length)),
         h("button", { type: "button", class: "pick-clear", onclick: () => {
           this.sel = []; memory.delete(this.key); this.refresh();
-        } }, "Clear")),
+        } }, t("Clear"))),
       h("div", { class: "pick-list" }, shown.map((e) => h("button", {
         type: "button", class: "pick-cmd", onclick: () => this.send(e.cmd),
       }, this.label(e.cmd)))),
       ...(left.length > shown.length ?
-        [h("p", { class: "pick-note" }, "Click more to narrow the list.")] : []));
+        [h("p", { class: "pick-note" }, t("Click more to narrow the list."))] : []));
   }
 }

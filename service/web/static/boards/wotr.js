@@ -8,12 +8,27 @@
 
 import { Picker, countdown, h, useStyles } from "./pick.js";
 import { panZoom } from "./panzoom.js";
+import { locale, t, tn, term } from "../i18n.js";
+import { inWords, promptWords } from "../log.js";
 
 const DATA = await (await fetch(new URL("./data/wotr.json", import.meta.url))).json();
 
-const SIDE_NAME = { fp: "Free Peoples", sh: "Shadow" };
-const FACE = { character: "Character", army: "Army", muster: "Muster", event: "Event",
-  muster_army: "Muster/Army", will: "Will of the West", eye: "Eye" };
+const SIDES = { fp: "Free Peoples", sh: "Shadow" }; // i18n-ignore: term()'s English fallback
+const SIDE_NAME = new Proxy(SIDES, { get: (o, side) => term(`wotr.side.${String(side)}`, o[side]) });
+const FACES = () => ({ character: t("Character"), army: t("Army"), muster: t("Muster"), event: t("Event"),
+  muster_army: t("Muster/Army"), will: t("Will of the West"), eye: t("Eye") });
+const FACE = new Proxy({}, { get: (o, face) => FACES()[face] });
+// The battle's words (wotr.md §5): its kind and its stage.
+const BATTLE_WORDS = () => ({ field: t("field battle"), siege: t("siege"), sortie: t("sortie"),
+  combat_cards: t("combat cards"), combat_roll: t("combat roll"), leader_reroll: t("leader re-roll"),
+  casualties: t("casualties"), cease_or_retreat: t("cease or retreat"), advance: t("advance"),
+  withdraw: t("withdraw"), combat: t("combat roll"), reroll: t("leader re-roll") });
+const battleWords = (w) => BATTLE_WORDS()[w] || inWords(String(w ?? ""));
+const SETTLEMENT_NAME = () => ({ stronghold: t("stronghold"), city: t("city"), town: t("town"),
+  fortification: t("fortification") });
+const regionName = (r) => term(`wotr.region.${r}`, String(r));
+const kindWord = (kind, n = 1) => ({ regular: tn("regular", "regulars", n), elite: tn("elite", "elites", n),
+  leader: tn("leader", "leaders", n) })[kind] || kind;
 const SETTLEMENT = { stronghold: "■", city: "●", town: "▲", fortification: "◆" };
 const CELL_X = 60;
 const CELL_Y = 66;
@@ -21,19 +36,19 @@ const NODE_W = 56;
 const NODE_H = 58;
 
 const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
-const nationName = (n) => cap(n);
+const nationName = (n) => term(`wotr.nation.${n}`, cap(n));
 export function cardTitle(id) {
   const c = DATA.cards[id];
-  return c ? `${c.combat} (${c.event})` : id;
+  return c ? `${term(`wotr.combat.${id}`, c.combat)} (${term(`wotr.event.${id}`, c.event)})` : id;
 }
 const figures = (f) => `${f[0]}/${f[1]}/${f[2]}`;
 // An army drawn as figures on the map: ♟ regulars, ♜ elites, ♚ leaders, counted (issue 27).
 const FIGURE = ["♟", "♜", "♚"];
 const FIGURE_NAME = ["regular", "elite", "leader"];
 const figureText = (f) => f.map((n, i) => (n ? `${n}${FIGURE[i]}` : "")).filter(Boolean).join(" ");
-const figureWords = (f) => f.map((n, i) => (n ? `${n} ${FIGURE_NAME[i]}${n === 1 ? "" : "s"}` : ""))
+const figureWords = (f) => f.map((n, i) => (n ? `${n} ${kindWord(FIGURE_NAME[i], n)}` : ""))
   .filter(Boolean).join(", ");
-const cards = (n) => `${n} card${n === 1 ? "" : "s"}`;
+const cards = (n) => tn("{n} card", "{n} cards", n);
 const sideOf = (nation) => DATA.nations[nation];
 
 // Sum an army {nation: [r, e, l]} per side: {fp: [r, e, l], sh: [...]}.
@@ -47,56 +62,59 @@ function bySide(army) {
 }
 
 function recruitText(r) {
-  return `${r.kind} of ${nationName(r.nation)} in ${r.region}`;
+  return t("{kind} of {nation} in {region}", { kind: kindWord(r.kind), nation: nationName(r.nation), region: regionName(r.region) });
 }
 
 const KINDS = ["regular", "elite", "leader"];
 // A count of figures per kind ({regular, elite, leader}) in words: "3 regulars, 1 leader".
 export function countText(f) {
-  const parts = KINDS.filter((k) => f?.[k]).map((k) => `${f[k]} ${k}${f[k] === 1 ? "" : "s"}`);
-  return parts.join(", ") || "none";
+  const parts = KINDS.filter((k) => f?.[k]).map((k) => `${f[k]} ${kindWord(k, f[k])}`);
+  return parts.join(", ") || t("none");
 }
 // The commands that name which figures go (wotr.md §3-§5): shown as the figure chooser.
 const FIGURE_CHOICES = ["choose_figures", "advance", "besiege"];
 const isFigureChoice = (c) => FIGURE_CHOICES.includes(c.type) && c.figures;
 
 export function label(c, view) {
-  const die = c.die ? `${FACE[c.die] || c.die} die: ` : "";
-  const leave = c.figures ? ` with ${countText(c.figures)}` : "";
+  const die = c.die ? `${t("{face} die:", { face: FACE[c.die] || c.die })} ` : "";
+  const leave = c.figures ? ` ${t("with {figures}", { figures: countText(c.figures) })}` : "";
   const none = c.figures && !KINDS.some((k) => c.figures[k]);
+  const from = regionName(c.from);
+  const to = regionName(c.to);
   switch (c.type) {
-    case "move": return `${die}move ${c.from} → ${c.to}${leave}`;
-    case "second_move": return `Second army: move ${c.from} → ${c.to}${leave}`;
+    case "move": return `${die}${t("move {from} → {to}", { from, to })}${leave}`;
+    case "second_move": return `${t("Second army: move {from} → {to}", { from, to })}${leave}`;
     case "attack":
-      return c.from === c.to ? `${die}attack in ${c.to}${leave}` :
-        `${die}attack ${c.to} from ${c.from}${leave}`;
-    case "muster": return `${die}recruit ${(c.recruits || []).map(recruitText).join(" and ")}`;
-    case "diplomacy": return `${die}advance ${nationName(c.nation)} on the political track`;
-    case "skip_die": return `${die}skip it`;
-    case "draw_card": return `${die}draw a card`;
-    case "pass": return "Pass";
-    case "end_action": return "End the action";
+      return c.from === c.to ? `${die}${t("attack in {to}", { to })}${leave}` :
+        `${die}${t("attack {to} from {from}", { from, to })}${leave}`;
+    case "muster": return `${die}${t("recruit {recruits}", { recruits: (c.recruits || []).map(recruitText).join(", ") })}`;
+    case "diplomacy": return `${die}${t("advance {nation} on the political track", { nation: nationName(c.nation) })}`;
+    case "skip_die": return `${die}${t("skip it")}`;
+    case "draw_card": return `${die}${t("draw a card")}`;
+    case "pass": return t("Pass");
+    case "end_action": return t("End the action");
     case "combat_card":
-      return c.card ? `Combat card: ${cardTitle(c.card)}${c.x ? `, X = ${c.x}` : ""}` :
-        "No combat card";
-    case "take_hit": return `Casualty: a ${c.kind} of ${nationName(c.nation)}`;
-    case "continue_battle": return c.yes ? "Continue the battle" : "Cease the battle";
-    case "advance": return none ? "Do not advance" : `Advance${leave}`;
+      return c.card ? t("Combat card: {card}", { card: cardTitle(c.card) }) + (c.x ? `, X = ${c.x}` : "") :
+        t("No combat card");
+    case "take_hit": return t("Casualty: a {kind} of {nation}", { kind: kindWord(c.kind), nation: nationName(c.nation) });
+    case "continue_battle": return c.yes ? t("Continue the battle") : t("Cease the battle");
+    case "advance": return none ? t("Do not advance") : `${t("Advance")}${leave}`;
     case "choose_figures": {
       const order = view?.order;
-      const verb = order?.order === "attack" ? "Attack" : "Move";
-      return order ? `${verb} ${order.from} → ${order.to}${leave}` : `Send ${countText(c.figures)}`;
+      if (!order) return t("Send {figures}", { figures: countText(c.figures) });
+      const where = { from: regionName(order.from), to: regionName(order.to) };
+      return `${order.order === "attack" ? t("Attack {from} → {to}", where) : t("Move {from} → {to}", where)}${leave}`;
     }
-    case "withdraw": return c.yes ? "Retreat into the Stronghold (siege)" : "Fight a field battle";
-    case "besiege": return none ? "Do not lay siege" : `Advance and lay siege${leave}`;
+    case "withdraw": return c.yes ? t("Retreat into the Stronghold (siege)") : t("Fight a field battle");
+    case "besiege": return none ? t("Do not lay siege") : `${t("Advance and lay siege")}${leave}`;
     case "retreat":
-      if (!c.to) return "Stand and fight";
-      if (c.to === "siege") return "Retreat into the Stronghold";
-      return `Retreat to ${c.to}`;
+      if (!c.to) return t("Stand and fight");
+      if (c.to === "siege") return t("Retreat into the Stronghold");
+      return t("Retreat to {to}", { to });
     case "extend_siege":
-      return c.nation ? `Reduce an Elite of ${nationName(c.nation)} to fight another round` :
-        "No extra siege round";
-    case "discard": return `Discard ${cardTitle(c.card)}`;
+      return c.nation ? t("Reduce an Elite of {nation} to fight another round", { nation: nationName(c.nation) }) :
+        t("No extra siege round");
+    case "discard": return t("Discard {card}", { card: cardTitle(c.card) });
     default: return c.type.replaceAll("_", " ");
   }
 }
@@ -128,28 +146,31 @@ function figuresNode(view, picker, legal) {
   const top = Object.fromEntries(KINDS.map((k) => [k, Math.max(...choices.map((c) => c.figures[k]))]));
   const want = { ...choices[0].figures };
   const order = view.order;
-  const heading = type === "choose_figures" ?
-    `Which figures ${order?.order === "attack" ? "attack" : "move"} from ${order?.from} to ${order?.to}?` :
-    `Which attackers advance into ${view.battle?.region}${type === "besiege" ? " and lay siege" : ""}?`;
-  const section = h("section", { class: "wotr-figures", "aria-label": "which figures go",
+  const where = { from: regionName(order?.from), to: regionName(order?.to), region: regionName(view.battle?.region) };
+  const heading = type === "choose_figures"
+    ? (order?.order === "attack" ? t("Which figures attack from {from} to {to}?", where)
+      : t("Which figures move from {from} to {to}?", where))
+    : (type === "besiege" ? t("Which attackers advance into {region} and lay siege?", where)
+      : t("Which attackers advance into {region}?", where));
+  const section = h("section", { class: "wotr-figures", "aria-label": t("which figures go"),
     "data-type": type });
   const draw = () => {
     const match = choices.find((c) => KINDS.every((k) => c.figures[k] === want[k]));
     const stepper = (kind) => h("div", { class: "wotr-stepper", "data-kind": kind },
-      h("span", { class: "wotr-kind" }, `${cap(kind)}s`),
-      h("button", { type: "button", class: "wotr-less", "aria-label": `one ${kind} fewer`,
+      h("span", { class: "wotr-kind" }, cap(kindWord(kind, 2))),
+      h("button", { type: "button", class: "wotr-less", "aria-label": t("one {kind} fewer", { kind: kindWord(kind) }),
         disabled: want[kind] <= 0, onclick: () => { want[kind] -= 1; draw(); } }, "−"),
       h("output", { "data-count": want[kind] }, String(want[kind])),
-      h("button", { type: "button", class: "wotr-more", "aria-label": `one ${kind} more`,
+      h("button", { type: "button", class: "wotr-more", "aria-label": t("one {kind} more", { kind: kindWord(kind) }),
         disabled: want[kind] >= top[kind], onclick: () => { want[kind] += 1; draw(); } }, "+"),
-      h("span", { class: "wotr-of" }, `of ${top[kind]}`));
+      h("span", { class: "wotr-of" }, t("of {n}", { n: top[kind] })));
     const none = choices.find((c) => KINDS.every((k) => !c.figures[k]));
     section.replaceChildren(h("h3", {}, heading),
       ...KINDS.filter((k) => top[k] > 0).map(stepper),
       h("div", { class: "wotr-figure-buttons" },
         h("button", { type: "button", class: `wotr-go${match ? " pickable" : ""}`,
           disabled: !match, onclick: () => match && picker.send(match) },
-        match ? label(match, view) : `Not allowed: ${countText(want)}`),
+        match ? label(match, view) : t("Not allowed: {figures}", { figures: countText(want) })),
         none && type !== "choose_figures" ? h("button", { type: "button",
           class: "wotr-stay", onclick: () => picker.send(none) }, label(none, view)) : null));
   };
@@ -203,22 +224,22 @@ function wrap(name) {
 
 function regionSummary(view, r) {
   const info = DATA.regions[r];
-  const bits = [r];
+  const bits = [regionName(r)];
   if (info.settlement) {
-    bits.push(`${info.nation ? nationName(info.nation) + " " : ""}${info.settlement}` +
-      (info.vp ? ` (${info.vp} VP)` : ""));
+    bits.push(`${info.nation ? nationName(info.nation) + " " : ""}${SETTLEMENT_NAME()[info.settlement] || info.settlement}` +
+      (info.vp ? ` (${t("{n} VP", { n: info.vp })})` : ""));
   }
   const ctrl = view.control?.[r];
-  if (ctrl) bits.push(`controlled by the ${SIDE_NAME[ctrl]}`);
+  if (ctrl) bits.push(t("controlled by the {side}", { side: SIDE_NAME[ctrl] }));
   const army = view.armies?.[r];
   if (army) {
-    bits.push("army: " + Object.entries(army).map(([n, f]) =>
-      `${nationName(n)} ${f[0]} regular, ${f[1]} elite, ${f[2]} leader`).join("; "));
+    bits.push(t("army: {figures}", { figures: Object.entries(army).map(([n, f]) =>
+      `${nationName(n)} ${figureWords(f)}`).join("; ") }));
   }
   const box = view.boxes?.[r];
   if (box) {
-    bits.push("besieged: " + Object.entries(box).map(([n, f]) =>
-      `${nationName(n)} ${figureWords(f)}`).join("; "));
+    bits.push(t("besieged: {figures}", { figures: Object.entries(box).map(([n, f]) =>
+      `${nationName(n)} ${figureWords(f)}`).join("; ") }));
   }
   return bits.join(", ");
 }
@@ -233,7 +254,7 @@ function mapNode(view, picker) {
   const height = Math.max(...ys) + NODE_H / 2 + 4;
   const inPlay = new Set(names);
   const svg = h("svg", { class: "wotr-map", viewBox: `0 0 ${width} ${height}`,
-    role: "group", "aria-label": `Map: ${names.length} regions`,
+    role: "group", "aria-label": tn("Map: {n} region", "Map: {n} regions", names.length),
     "data-scenario": scenario });
   if (names.length > 40) svg.classList.add("wotr-map-full");
   const edges = h("g", { class: "wotr-edges", "aria-hidden": "true" });
@@ -269,7 +290,7 @@ function mapNode(view, picker) {
         SETTLEMENT[info.settlement] + (info.vp ? info.vp : "")));
     }
     // Each line but the last ends in a space, so the name reads whole ("Dimrill Dale").
-    const lines = wrap(r);
+    const lines = wrap(regionName(r));
     lines.forEach((line, i) => g.append(h("text", { x: cx, y: y + 21 + i * 10,
       class: "wotr-name" }, i < lines.length - 1 ? `${line} ` : line)));
     let row = 0;
@@ -286,7 +307,7 @@ function mapNode(view, picker) {
         g.append(h("g", { class: `wotr-army besieged side-${side}`, "data-side": side,
           "aria-hidden": "true",
           "data-figures": figures(box[side]) },
-        h("title", {}, `${SIDE_NAME[side]}, besieged in the Stronghold: ${figureWords(box[side])}`),
+        h("title", {}, t("{side}, besieged in the Stronghold: {figures}", { side: SIDE_NAME[side], figures: figureWords(box[side]) })),
         h("rect", { x: x + 2, y: y + NODE_H - 15 - row * 14, width: NODE_W - 4, height: 13, rx: 3 }),
         h("text", { x: cx, y: y + NODE_H - 5 - row * 14 }, `⌂ ${figureText(box[side])}`)));
         row += 1;
@@ -303,28 +324,29 @@ function battleNode(view, picker, who) {
   if (!b) return null;
   const defender = b.def_loc?.startsWith("box:") ? view.boxes?.[b.region] : view.armies?.[b.region];
   const armyLine = (army) => Object.entries(army || {}).map(([n, f]) =>
-    `${nationName(n)} ${figureWords(f)}`).join(", ") || "none";
+    `${nationName(n)} ${figureWords(f)}`).join(", ") || t("none");
   const card = (s) => {
     if (b.revealed && b.revealed[s] !== undefined && b.revealed[s] !== null) {
-      return b.revealed[s] ? cardTitle(b.revealed[s]) : "no card";
+      return b.revealed[s] ? cardTitle(b.revealed[s]) : t("no card");
     }
-    if (b.cards?.[s]) return `${cardTitle(b.cards[s])} (secret)`;
+    if (b.cards?.[s]) return t("{card} (secret)", { card: cardTitle(b.cards[s]) });
     // wotr.md §5.1: a card played lies face down, so whether one was played shows
-    if (b.chosen && b.chosen[s]) return b.played?.[s] === false ? "no card" : "a card face down";
-    if (b.chosen) return s === b.attacker ? "declares first" : "declares after the attacker";
-    return b.cards?.[s] === "" ? "no card" : "—";
+    if (b.chosen && b.chosen[s]) return b.played?.[s] === false ? t("no card") : t("a card face down");
+    if (b.chosen) return s === b.attacker ? t("declares first") : t("declares after the attacker");
+    return b.cards?.[s] === "" ? t("no card") : "—";
   };
   const rolls = (b.rolls || []).map((r) => h("li", {},
-    `${SIDE_NAME[r.side]} ${r.why}: ${r.dice.join(" ")} → ${r.hits} hit${r.hits === 1 ? "" : "s"}` +
-    ` (on ${r.target}+)`));
-  return h("section", { class: "wotr-battle", "aria-label": "battle", "data-region": b.region },
-    h("h3", {}, `Battle in ${b.region}: ${SIDE_NAME[b.attacker]} attack (${b.kind}, round ` +
-      `${b.round}, ${b.stage})`),
-    h("p", {}, `Attackers (from ${b.origin}): ${armyLine(b.att)}`),
-    h("p", {}, `Defenders: ${armyLine(defender)}`),
-    h("p", {}, `Combat cards: ${SIDE_NAME.fp} ${card("fp")}; ${SIDE_NAME.sh} ${card("sh")}`),
-    b.hits ? h("p", {}, `Hits to take: ${SIDE_NAME.fp} ${b.hits.fp || 0}, ` +
-      `${SIDE_NAME.sh} ${b.hits.sh || 0}`) : null,
+    `${SIDE_NAME[r.side]} ${battleWords(r.why)}: ${r.dice.join(" ")} → ${tn("{n} hit", "{n} hits", r.hits)}` +
+    ` ${t("(on {n}+)", { n: r.target })}`));
+  return h("section", { class: "wotr-battle", "aria-label": t("battle"), "data-region": b.region },
+    h("h3", {}, t("Battle in {region}: {side} attack ({kind}, round {round}, {stage})", {
+      region: regionName(b.region), side: SIDE_NAME[b.attacker], kind: battleWords(b.kind),
+      round: b.round, stage: battleWords(b.stage) })),
+    h("p", {}, t("Attackers (from {origin}): {army}", { origin: regionName(b.origin), army: armyLine(b.att) })),
+    h("p", {}, t("Defenders: {army}", { army: armyLine(defender) })),
+    h("p", {}, t("Combat cards: {fp} {fp_card}; {sh} {sh_card}", { fp: SIDE_NAME.fp, fp_card: card("fp"), sh: SIDE_NAME.sh, sh_card: card("sh") })),
+    b.hits ? h("p", {}, t("Hits to take: {fp} {fp_hits}, {sh} {sh_hits}", {
+      fp: SIDE_NAME.fp, fp_hits: b.hits.fp || 0, sh: SIDE_NAME.sh, sh_hits: b.hits.sh || 0 })) : null,
     rolls.length ? h("ul", { class: "wotr-rolls" }, rolls) : null,
     hitButtons(view, picker, b));
 }
@@ -338,7 +360,7 @@ function hitButtons(view, picker, b) {
     ["regular", "elite", "leader"].forEach((kind, i) => {
       if (f[i]) {
         buttons.push(picker.bind(h("button", { type: "button", class: "wotr-hit" },
-          `${nationName(nation)} ${kind} (${f[i]})`), `hit:${nation}:${kind}`));
+          `${nationName(nation)} ${kindWord(kind)} (${f[i]})`), `hit:${nation}:${kind}`));
       }
     });
   }
@@ -349,25 +371,25 @@ export function render(root, ctx) {
   useStyles("wotr");
   const { view, game } = ctx;
   const names = ctx.names || {};
-  const who = (s) => names[s] || names[String(s)] || `Seat ${s}`;
+  const who = (s) => names[s] || names[String(s)] || t("Seat {n}", { n: Number(s) + 1 });
   root.classList.add("wotr-board", "pick-board");
   if (!view || !view.armies) {
-    root.append(h("p", {}, "The armies are not set up yet."));
+    root.append(h("p", {}, t("The armies are not set up yet.")));
     return;
   }
   const picker = new Picker(ctx, { tokensOf, label: (c) => label(c, view),
-    required: (c, tokens) => [...tokens].filter((t) => !t.startsWith("x:")) });
+    required: (c, tokens) => [...tokens].filter((token) => !token.startsWith("x:")) });
 
   const vp = view.vp || {};
   const win = view.vp_to_win || {};
-  const status = h("section", { class: "wotr-status", "aria-label": "the war" },
+  const status = h("section", { class: "wotr-status", "aria-label": t("the war") },
     h("p", { class: "wotr-round" }, view.over ?
-      (view.outcome || `Game over: the ${SIDE_NAME[view.winner] || "—"} win`) :
-      `Round ${view.round} of ${view.max_rounds} · ${SIDE_NAME[view.turn]} to act`),
+      ((locale() === "en" && view.outcome) || t("Game over: the {side} win", { side: view.winner ? SIDE_NAME[view.winner] : "—" })) :
+      t("Round {round} of {rounds} · {side} to act", { round: view.round, rounds: view.max_rounds, side: SIDE_NAME[view.turn] })),
     h("p", { class: "wotr-vp" },
-      h("span", { class: "side-fp", "data-vp": vp.fp }, `${SIDE_NAME.fp} ${vp.fp}/${win.fp} VP`),
+      h("span", { class: "side-fp", "data-vp": vp.fp }, `${SIDE_NAME.fp} ${vp.fp}/${win.fp} ${t("VP")}`),
       " · ",
-      h("span", { class: "side-sh", "data-vp": vp.sh }, `${SIDE_NAME.sh} ${vp.sh}/${win.sh} VP`)));
+      h("span", { class: "side-sh", "data-vp": vp.sh }, `${SIDE_NAME.sh} ${vp.sh}/${win.sh} ${t("VP")}`)));
   for (const side of ["fp", "sh"]) {
     const mine = side === view.side;
     const dice = (view.dice?.[side] || []).map((face) => {
@@ -383,21 +405,21 @@ export function render(root, ctx) {
       ` ${cards(view.hand_counts?.[s.hand] ?? 0)}`).join("; ");
     status.append(h("p", { class: `wotr-dice side-${side}` },
       h("b", {}, `${SIDE_NAME[side]}: `),
-      dice.length ? dice : "no dice left",
-      ` · in hand: ${holders} · ${view.deck_counts?.[side] ?? 0} in the deck`));
+      dice.length ? dice : t("no dice left"),
+      ` · ${t("in hand: {holders}", { holders })} · ${t("{n} in the deck", { n: view.deck_counts?.[side] ?? 0 })}`));
   }
   if (view.action) {
     status.append(h("p", { class: "wotr-action" },
-      `Army action: moved ${view.action.from.join(", ")} → ${view.action.to.join(", ")}`));
+      t("Army action: moved {from} → {to}", { from: view.action.from.map(regionName).join(", "), to: view.action.to.map(regionName).join(", ") })));
   }
   root.append(status);
 
   // Who must answer now (the shell counts the clocks down; shown here with the battle's stage).
   const waits = Object.entries(view.pending || {});
   if (waits.length) {
-    root.append(h("section", { class: "wotr-pending", "aria-label": "waiting for" },
+    root.append(h("section", { class: "wotr-pending", "aria-label": t("waiting for") },
       waits.map(([s, p]) => h("p", { class: `wotr-wait ${p.clock}`, "data-seat": s },
-        `${who(s)}: ${p.label}`, countdown(game?.pending?.[s]?.deadline)))));
+        `${who(s)}: ${promptWords(p.label, names)}`, countdown(game?.pending?.[s]?.deadline)))));
   }
   const battle = battleNode(view, picker, who);
   if (battle) root.append(battle);
@@ -405,30 +427,28 @@ export function render(root, ctx) {
   if (chooser) root.append(chooser);
 
   // Choices with nothing on the board to click (pass, stand, cease...), then the hand.
-  const plain = (ctx.legal || []).filter((c) => tokensOf(c).some((t) => t.startsWith("cmd:")));
+  const plain = (ctx.legal || []).filter((c) => tokensOf(c).some((token) => token.startsWith("cmd:")));
   if (plain.length) {
     root.append(h("div", { class: "wotr-choices" }, plain.map((c) => picker.bind(
       h("button", { type: "button", class: "wotr-choice" }, label(c, view)), cmdToken(c)))));
   }
   if (view.hand) {
-    root.append(h("section", { class: "wotr-hand", "aria-label": "your hand" },
-      h("h3", {}, `Your hand (${view.hand.length})`),
+    root.append(h("section", { class: "wotr-hand", "aria-label": t("your hand") },
+      h("h3", {}, t("Your hand ({n})", { n: view.hand.length })),
       h("div", { class: "wotr-cards" }, view.hand.map((card) => {
         const c = DATA.cards[card] || {};
         return picker.bind(h("button", { type: "button", class: "wotr-card", "data-card": card },
-          h("b", {}, c.combat || card), ` ${c.initiative ?? ""}`, h("br"),
-          h("small", {}, c.event || "")), `card:${card}`);
+          h("b", {}, c.combat ? term(`wotr.combat.${card}`, c.combat) : card), ` ${c.initiative ?? ""}`, h("br"),
+          h("small", {}, c.event ? term(`wotr.event.${card}`, c.event) : "")), `card:${card}`);
       }))));
   }
   root.append(picker.panel);
   const battleAt = view.battle?.region && places(view.scenario || "south")[view.battle.region];
   root.append(panZoom(mapNode(view, picker), { key: `wotr:${game?.id}:${view.scenario}`,
-    className: "wotr-map-wrap", label: "The map", focus: battleAt || null,
-    legend: "Figures: ♟ regular ♜ elite ♚ leader · ⌂ besieged · blue Free Peoples, red Shadow" }));
+    className: "wotr-map-wrap", label: t("The map"), focus: battleAt || null,
+    legend: t("Figures: ♟ regular ♜ elite ♚ leader · ⌂ besieged · blue Free Peoples, red Shadow") }));
   root.append(h("p", { class: "wotr-legend" },
-    "Armies: ♟ regulars, ♜ elites, ♚ leaders (the number before each); ⌂ besieged in the Stronghold; ",
-    "■ stronghold ● city ▲ town ◆ fortification (VP); blue, Free Peoples; red, Shadow; ",
-    "a dot in a region's corner: who controls it."));
+    t("Armies: ♟ regulars, ♜ elites, ♚ leaders (the number before each); ⌂ besieged in the Stronghold; ■ stronghold ● city ▲ town ◆ fortification (VP); blue, Free Peoples; red, Shadow; a dot in a region's corner: who controls it.")));
   root.append(armiesList(view), politicsNode(view, picker), reinforcementsNode(view, picker));
   picker.refresh();
 }
@@ -443,29 +463,29 @@ function armiesList(view) {
       `${nationName(n)} ${figureWords(f)}`).join(", ");
     const box = Object.entries(view.boxes?.[r] || {}).map(([n, f]) =>
       `${nationName(n)} ${figureWords(f)}`).join(", ");
-    rows.push(h("li", { "data-region": r }, h("b", {}, r), `: ${army || "—"}`,
-      box ? ` (besieged: ${box})` : ""));
+    rows.push(h("li", { "data-region": r }, h("b", {}, regionName(r)), `: ${army || "—"}`,
+      box ? ` ${t("(besieged: {figures})", { figures: box })}` : ""));
   }
   return h("details", { class: "wotr-armies" },
-    h("summary", {}, `Armies (${regions.length} regions)`), h("ul", {}, rows));
+    h("summary", {}, tn("Armies ({n} region)", "Armies ({n} regions)", regions.length)), h("ul", {}, rows));
 }
 
 function politicsNode(view, picker) {
   const rows = Object.entries(view.politics || {}).map(([nation, p]) => {
     const node = h("button", { type: "button", class: `wotr-nation side-${sideOf(nation)}`,
       "data-nation": nation },
-    `${nationName(nation)}: ${p.step ? `${p.step} to war` : "at war"}${p.active ? "" : ", passive"}`);
+    `${nationName(nation)}: ${p.step ? t("{n} to war", { n: p.step }) : t("at war")}${p.active ? "" : `, ${t("passive")}`}`);
     return picker.bind(node, `nation:${nation}`);
   });
-  return h("section", { class: "wotr-politics", "aria-label": "political track" },
-    h("h3", {}, "Political track"), h("div", { class: "wotr-nations" }, rows));
+  return h("section", { class: "wotr-politics", "aria-label": t("political track") },
+    h("h3", {}, t("Political track")), h("div", { class: "wotr-nations" }, rows));
 }
 
 function reinforcementsNode(view, picker) {
   const rows = Object.entries(view.reinforcements || {}).map(([nation, f]) =>
     h("li", {}, `${nationName(nation)}: `, ["regular", "elite", "leader"].map((kind, i) =>
-      picker.bind(h("button", { type: "button", class: "wotr-recruit" }, `${f[i]} ${kind}`),
+      picker.bind(h("button", { type: "button", class: "wotr-recruit" }, `${f[i]} ${kindWord(kind, f[i])}`),
         `recruit:${nation}:${kind}`))));
   return h("details", { class: "wotr-reinforcements" },
-    h("summary", {}, "Reinforcements"), h("ul", {}, rows));
+    h("summary", {}, t("Reinforcements")), h("ul", {}, rows));
 }

@@ -117,7 +117,23 @@ def translations(locale: str) -> NullTranslations:
             else:
                 assert isinstance(merged, Translations)
                 merged.merge(loaded)
+    if isinstance(merged, Translations):
+        _add_context_free_names(merged)
     return merged or NullTranslations()
+
+
+def _add_context_free_names(catalog: Translations) -> None:
+    """games.po keys each name by a context (``faker_blue.card.assassin``); a rejection or a
+    prompt names it by its English name alone (``Assassin``). Each English name whose
+    translation is the same in every context it has, and that no message of its own holds,
+    is looked up without a context too."""
+    by_name: dict[str, set[str]] = {}
+    for key, value in list(catalog._catalog.items()):
+        if isinstance(key, str) and "\x04" in key and value:
+            by_name.setdefault(key.split("\x04", 1)[1], set()).add(value)
+    for name, values in by_name.items():
+        if len(values) == 1 and name not in catalog._catalog:
+            catalog._catalog[name] = values.pop()
 
 
 def fill_source_catalog(domain: str = "messages") -> None:
@@ -156,7 +172,8 @@ def say(text: Any, locale: str) -> Any:
         else:
             template = chosen.gettext(text.template)
         try:
-            return template.format(**{k: say(v, locale) for k, v in text.params.items()})
+            return template.format(**{k: _said_param(v, locale)
+                                      for k, v in text.params.items()})
         except (KeyError, IndexError, ValueError):
             return str(text)
     return _said_plain(text, locale)
@@ -197,6 +214,27 @@ def _templates(locale: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
             found.append((key, _pattern(key)))
     found.sort(key=lambda item: -len(re.sub(r"\{\w+\}", "", item[0])))
     return tuple(found)
+
+
+def _said_param(value: Any, locale: str) -> Any:
+    """A template's parameter in ``locale``: a Text as a Text is, a plain string only when the
+    catalogs hold it as it is (a name: ``Assassin``); a number, an id or a player's name as it
+    is."""
+    if isinstance(value, Text):
+        return say(value, locale)
+    if isinstance(value, str):
+        return translations(locale).gettext(value)
+    return value
+
+
+def game_title(game: str, locale: str) -> str:
+    """A game's title in ``locale`` (games.po's ``game.<name>``), its stable name when unknown."""
+    from games import REGISTRY
+
+    found = REGISTRY.get(game)
+    if found is None:
+        return game
+    return translations(locale).pgettext(f"game.{game}", found.title)
 
 
 def say_all(value: Any, locale: str) -> Any:

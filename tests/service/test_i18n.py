@@ -52,7 +52,7 @@ def test_a_rule_rejection_keeps_its_parameters_in_korean(api):
                                json={"type": "fly",
                                      "expected_version": api.get(game_id)["version"]})
     assert response.json["code"] == "unknown_command"
-    assert response.json["detail"] == "Loot에는 'fly' 명령이 없습니다."
+    assert response.json["detail"] == "루트에는 'fly' 명령이 없습니다."  # games.po's name
 
 
 @pytest.mark.parametrize(("language", "detail", "field_error"), [
@@ -218,3 +218,29 @@ def test_korean_handles_and_names_compare_in_one_form_whatever_their_encoding(ap
     assert sorted(fold(n) for n in ["하늘", decomposed, "가람"]) == ["가람", "민지", "하늘"]
     ann = api.player(decomposed)
     assert api.client.get("/v1/me", headers=ann).json["name"] == composed
+
+
+def test_a_push_is_worded_in_the_players_language_else_in_the_subscribing_ones(api):
+    from service.push import PushSubscriptions, payload
+
+    ann = api.player()
+    player_id = api.client.get("/v1/me", headers=ann).json["id"]
+    push = PushSubscriptions(api.app.extensions["tablestream"].accounts.redis)
+    subscribed_in_korean = {"locale": "ko"}
+    assert push._locale(player_id, subscribed_in_korean) == "ko"
+    assert push._locale(player_id, {"locale": None}) == "en"
+    api.client.put("/v1/account/locale", headers=ann, json={"locale": "en"})
+    assert push._locale(player_id, subscribed_in_korean) == "en"
+    notice = {"kind": "your_turn", "game": "faker_blue", "game_id": "g_1"}
+    assert payload(notice, "ko")["title"] == "내 차례입니다"
+    assert payload(notice, "ko")["body"] == "페이커 블루 게임 g_1"
+    assert payload(notice)["body"] == "faker_blue game g_1"
+
+
+def test_a_prompt_label_in_a_game_view_is_in_the_readers_language(api):
+    game_id, players = api.table("maskmen", 3)
+    leader = int(sorted(api.get(game_id)["pending"])[0])
+    korean = api.client.get(f"/v1/games/{game_id}", headers={**players[leader], **KO}).json
+    english = api.client.get(f"/v1/games/{game_id}", headers={**players[leader], **EN}).json
+    assert english["pending"][str(leader)]["label"] == "lead a wrestler"
+    assert korean["pending"][str(leader)]["label"] == "레슬러를 먼저 내기"

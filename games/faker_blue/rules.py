@@ -25,6 +25,7 @@ from games.core import (
     Seat,
     Seen,
     State,
+    Text,
     Viewer,
     ensure,
 )
@@ -395,21 +396,29 @@ class FakerBlue(Game):
         if kind in ("use", "defend"):
             declared = KINDS[command["declare"]]
             truth = kind_of(command["card"]) == command["declare"]
-            lines.append(f"The card was face down in seat {seat}'s hand and was declared as "
-                         f"{declared.name}: any kind may be declared, truthfully or not "
-                         f"(here {'the truth' if truth else 'a bluff'}, hidden until "
-                         "challenged).")
-            if kind == "use":
-                lines.append(f"{declared.name} takes a target of kind '{declared.target}', "
-                             f"and the target named was {command.get('target')}.")
+            if truth:
+                lines.append(Text("The card was face down in seat {seat}'s hand and was declared "
+                                  "as {card}: any kind may be declared, truthfully or not (here "
+                                  "the truth, hidden until challenged).", seat=seat,
+                                  card=declared.name))
             else:
-                lines.append("Only a Shield-bearer or a Wizard may be declared in defence, "
-                             "and only against a hit that can be defended (Q&A 1).")
+                lines.append(Text("The card was face down in seat {seat}'s hand and was declared "
+                                  "as {card}: any kind may be declared, truthfully or not (here "
+                                  "a bluff, hidden until challenged).", seat=seat,
+                                  card=declared.name))
+            if kind == "use":
+                lines.append(Text("{card} takes a target of kind '{target_kind}', and the target "
+                                  "named was {target}.", card=declared.name,
+                                  target_kind=declared.target, target=command.get("target")))
+            else:
+                lines.append(Text("Only a Shield-bearer or a Wizard may be declared in defence, "
+                                  "and only against a hit that can be defended (Q&A 1)."))
         elif kind == "challenge":
-            lines.append(f"Face-down card {command['slot']} of the open play was not yet "
-                         "challenged, and was not the challenger's own (each card at most once).")
+            lines.append(Text("Face-down card {slot} of the open play was not yet challenged, "
+                              "and was not the challenger's own (each card at most once).",
+                              slot=command["slot"]))
         else:
-            lines.append("Declining is always allowed.")
+            lines.append(Text("Declining is always allowed."))
         return lines
 
     def replay_view(self, state: State, viewer: Viewer, game_over: bool) -> dict[str, Any]:

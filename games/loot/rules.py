@@ -18,6 +18,7 @@ from games.core import (
     Seat,
     Seen,
     State,
+    Text,
     Viewer,
     ensure,
 )
@@ -399,22 +400,29 @@ class Loot(Game):
         try:
             events = self.decide(state, command, seat, Rng("explain"))
         except Rejected as exc:
-            return [f"Rejected ({exc.code}): {exc.message}"]
+            return [Text("Rejected ({code}): {message}", code=exc.code, message=exc.message)]
         kind = command.get("type")
         if kind in (PLAY_PIRATE, PLAY_CAPTAIN, PLAY_ADMIRAL):
             ship = _find_ship(state, command["merchant"])
             side = side_of(state, seat)
-            lines.append(f"{command['merchant']} was in play, owned by seat {ship['owner']}.")
+            lines.append(Text("{merchant} was in play, owned by seat {owner}.",
+                              merchant=command["merchant"], owner=ship["owner"]))
             if kind == PLAY_PIRATE:
-                lines.append("Your colour there was " + (ship["col"][side] or "not yet chosen")
-                             + f"; {COLOUR[command['card']]} was free or yours (loot.md §5.1).")
+                if ship["col"][side]:
+                    lines.append(Text("Your colour there was {yours}; {colour} was free or yours "
+                                      "(loot.md §5.1).", yours=ship["col"][side],
+                                      colour=COLOUR[command["card"]]))
+                else:
+                    lines.append(Text("Your colour there was not yet chosen; {colour} was free "
+                                      "or yours (loot.md §5.1).", colour=COLOUR[command["card"]]))
             elif kind == PLAY_CAPTAIN:
                 lines.append("You had pirate ships of the captain's colour there (loot.md §5.2).")
             else:
                 lines.append("It was your (or your partner's) ship (loot.md §5.3).")
         elif kind in (DISCARD, TAKE_DISCARD):
             lines.append("The draw pile was empty (loot.md §8).")
-        lines.extend(f"Then: {e.type} {e.data}" for e in events[1:] if e.type != TURN_PASSED)
+        lines.extend(Text("Then: {event} {data}", event=e.type, data=e.data)
+                     for e in events[1:] if e.type != TURN_PASSED)
         return lines
 
     def sample_state(self, seen: Seen, rng: Rng) -> State:

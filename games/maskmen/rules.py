@@ -19,6 +19,7 @@ from games.core import (
     Seat,
     Seen,
     State,
+    Text,
     Viewer,
     ensure,
 )
@@ -319,9 +320,11 @@ class MaskMen(Game):
     def explain(self, state: State, command: Command, seat: Seat) -> list[str]:
         current = state["round"]["current"]
         if current is None:
-            return [f"Seat {seat} led the round; an undebuted wrestler leads with 1 card (§5)."]
-        return [f"Seat {seat} answered {current['count']} {current['wrestler']}: the same count "
-                "for a known-stronger wrestler, one more for an undetermined one (§5)."]
+            return [Text("Seat {seat} led the round; an undebuted wrestler leads with 1 card "
+                         "(§5).", seat=seat)]
+        return [Text("Seat {seat} answered {count} {wrestler}: the same count for a "
+                     "known-stronger wrestler, one more for an undetermined one (§5).", seat=seat,
+                     count=current["count"], wrestler=current["wrestler"])]
 
     def sample_state(self, seen: Seen, rng: Rng) -> State:
         return bot.sample_state(seen, rng)

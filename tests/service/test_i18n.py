@@ -244,3 +244,18 @@ def test_a_prompt_label_in_a_game_view_is_in_the_readers_language(api):
     english = api.client.get(f"/v1/games/{game_id}", headers={**players[leader], **EN}).json
     assert english["pending"][str(leader)]["label"] == "lead a wrestler"
     assert korean["pending"][str(leader)]["label"] == "레슬러를 먼저 내기"
+
+
+def test_explain_words_its_checks_in_the_readers_language(api):
+    game_id, players = _loot_table(api)
+    seat = int(sorted(api.get(game_id)["pending"])[0])
+    mine = api.get(game_id, players[seat])
+    draw = next(c for c in mine["legal_commands"] if c["type"] == "draw")
+    assert api.send(game_id, players[seat], draw, mine["version"]).status_code == 200
+    version = api.get(game_id)["version"]
+    url = f"/v1/games/{game_id}/events/{version}/explain"
+    english = api.client.get(url, headers={**players[seat], **EN}).json["checks"]
+    korean = api.client.get(url, headers={**players[seat], **KO}).json["checks"]
+    assert english[0] == f"It was seat {seat}'s decision and draw was allowed then."
+    assert korean[0] == f"좌석 {seat}의 결정이었고, 그때 뽑기은(는) 허용된 명령이었습니다."
+    assert len(korean) == len(english) and all("Then:" not in line for line in korean)

@@ -22,6 +22,10 @@ def _(message: str) -> str:
     """``message`` in the terminal's language (English when its catalog lacks it)."""
     return i18n.gettext(message, LOCALE)
 
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return i18n.translations(LOCALE).ngettext(singular, plural, n)
+
 # Keys that refer to seats, in views, events and commands: shown as the seat's player name.
 # ("turn" is left out: some games count turns with it.)
 SEAT_KEYS = frozenset({"seat", "target", "by", "leader", "owner", "winner", "redirect",
@@ -60,19 +64,33 @@ def describe_card(game_name: str, card: Any) -> str:
         from games.wotr.data import CARDS
         if text in CARDS:
             found = CARDS[text]
-            return f"{found.event} ({found.title}, initiative {found.initiative})"
+            return _("{event} ({title}, initiative {n})").format(
+                event=name_of(f"wotr.event.{text}", found.event),
+                title=name_of(f"wotr.combat.{text}", found.title), n=found.initiative)
         return text
     if game_name == "loot":
         if match := re.fullmatch(r"M(\d+)[a-z]?", text):
-            return f"{text} (merchant, {match[1]} gold)"
+            return _("{card} (merchant, {gold} gold)").format(card=text, gold=match[1])
         if match := re.fullmatch(r"P-(\w+)-(\d)[a-z]?", text):
-            skulls = "skull" if match[2] == "1" else "skulls"
-            return f"{text} ({match[1]} pirate, {match[2]} {skulls})"
+            return ngettext("{card} ({colour} pirate, {n} skull)",
+                            "{card} ({colour} pirate, {n} skulls)", int(match[2])).format(
+                card=text, colour=_colour(match[1]), n=match[2])
         if match := re.fullmatch(r"C-(\w+)", text):
-            return f"{text} ({match[1]} captain)"
+            return _("{card} ({colour} captain)").format(card=text, colour=_colour(match[1]))
         if text == "ADM":
-            return f"{text} (the admiral)"
+            return _("{card} (the admiral)").format(card=text)
     return text
+
+
+def name_of(context: str, english: str) -> str:
+    """A game's name for a thing (games.po: card, ship, region), in the terminal's language."""
+    return english if LOCALE == i18n.DEFAULT_LOCALE else \
+        i18n.translations(LOCALE).pgettext(context, english)
+
+
+def _colour(colour: str) -> str:
+    return colour if LOCALE == i18n.DEFAULT_LOCALE else \
+        name_of(f"loot.colour.{colour.lower()}", colour.capitalize())
 
 
 # --- the table -------------------------------------------------------------------------------
@@ -298,8 +316,7 @@ def result_text(game: Game) -> str:
                            if str(s).isdigit())
     summary = result.get("summary")  # a game's own sentence for how it ended
     won = ", ".join(winners) or "-"
-    return (i18n.translations(LOCALE).ngettext("Game over. Winner: {winners}",
-                                               "Game over. Winners: {winners}",
-                                               len(winners)).format(winners=won)
+    return (ngettext("Game over. Winner: {winners}", "Game over. Winners: {winners}",
+                     len(winners)).format(winners=won)
             + (_(". Scores: {scores}").format(scores=score_text) if score_text else "") + "."
             + (f" {summary}" if summary else ""))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, g, has_request_context, request
 from flask_babel import Babel, Domain, get_locale
 from werkzeug.utils import cached_property
 
@@ -35,7 +35,10 @@ class TablestreamBabel(Babel):
 
 
 def select_locale() -> str:
-    """Flask-Babel's locale selector: the player's choice, else Accept-Language, else English."""
+    """Flask-Babel's locale selector: the player's choice, else Accept-Language, else English
+    (English outside a request: a worker's or a test's app context)."""
+    if not has_request_context():
+        return i18n.DEFAULT_LOCALE
     chosen = _player_choice()
     if chosen in i18n.SUPPORTED_LOCALES:
         return chosen

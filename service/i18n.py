@@ -132,8 +132,11 @@ def _add_context_free_names(catalog: Translations) -> None:
         if isinstance(key, str) and "\x04" in key and value:
             by_name.setdefault(key.split("\x04", 1)[1], set()).add(value)
     for name, values in by_name.items():
-        if len(values) == 1 and name not in catalog._catalog:
-            catalog._catalog[name] = values.pop()
+        if len(values) == 1:
+            # Also lower case: the rules name a Loot colour "blue", the catalog "Blue".
+            for key in (name, name.lower()):
+                if key not in catalog._catalog:
+                    catalog._catalog[key] = next(iter(values))
 
 
 def fill_source_catalog(domain: str = "messages") -> None:

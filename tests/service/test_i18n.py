@@ -259,3 +259,13 @@ def test_explain_words_its_checks_in_the_readers_language(api):
     assert english[0] == f"It was seat {seat}'s decision and draw was allowed then."
     assert korean[0] == f"좌석 {seat}의 결정이었고, 그때 뽑기은(는) 허용된 명령이었습니다."
     assert len(korean) == len(english) and all("Then:" not in line for line in korean)
+
+
+def test_a_name_in_a_rejection_is_the_name_games_po_gives_it():
+    from games.core import Rejected
+
+    refused = Rejected("colour_taken", "{colour} is already in use on this ship.",
+                       {"colour": "blue"})
+    assert refused.message == "blue is already in use on this ship."
+    assert refused.details == {"colour": "blue"}  # the facts stay ids
+    assert i18n.say(refused.message, "ko") == "파랑은(는) 이 배에서 이미 쓰이고 있습니다."

@@ -168,16 +168,25 @@ def test_every_message_of_a_catalog_has_a_translation_with_the_same_parameters(p
     assert not wrong, f"{path}: a translation's parameters differ from the message's: {wrong}"
 
 
+def _missing(locales: dict[str, set]) -> dict[str, set]:
+    """Per supported locale, the keys another locale's catalog of the domain has and it lacks."""
+    union = set().union(*locales.values())
+    return {locale: union - locales.get(locale, set()) for locale in i18n.SUPPORTED_LOCALES}
+
+
 def test_every_locale_holds_the_same_messages_in_every_domain():
     by_domain: dict[str, dict[str, set]] = {}
     for path in CATALOGS:
-        ids = {m.id if isinstance(m.id, str) else tuple(m.id) for m in _read(path) if m.id}
+        ids = {(m.context, m.id if isinstance(m.id, str) else tuple(m.id))
+               for m in _read(path) if m.id}
         by_domain.setdefault(path.stem, {})[path.parent.parent.name] = ids
     for domain, locales in by_domain.items():
-        union = set().union(*locales.values())
-        for locale in i18n.SUPPORTED_LOCALES:
-            missing = union - locales.get(locale, set())
+        for locale, missing in _missing(locales).items():
             assert not missing, f"{locale}/{domain}.po misses {sorted(map(str, missing))[:10]}"
+
+
+def test_a_key_one_catalog_lacks_is_caught():
+    assert _missing({"en": {"a", "b"}, "ko": {"a"}}) == {"en": set(), "ko": {"b"}}
 
 
 def test_the_catalogs_hold_every_message_the_sources_mark(tmp_path):

@@ -353,6 +353,8 @@ def update_catalogs() -> None:
     from babel.messages.frontend import CommandLineInterface
 
     template = TRANSLATIONS / "messages.pot"
+    files = [template, *(catalog_path(locale, "messages") for locale in SUPPORTED_LOCALES)]
+    before = {path: path.read_bytes() for path in files if path.exists()}
     extract(template)
     for locale in SUPPORTED_LOCALES:
         command = "update" if catalog_path(locale, "messages").exists() else "init"
@@ -362,9 +364,16 @@ def update_catalogs() -> None:
                                     *(["--no-fuzzy-matching", "--ignore-obsolete"]
                                       if command == "update" else [])])
     fill_source_catalog()
+    for path, old in before.items():
+        if _undated(path.read_bytes()) == _undated(old):
+            path.write_bytes(old)  # nothing changed but the date: no churn in the history
     for locale in SUPPORTED_LOCALES:
         translations.cache_clear()
         translations(locale)  # compiles, as a check
+
+
+def _undated(po: bytes) -> bytes:
+    return re.sub(rb'"(POT-Creation-Date|PO-Revision-Date): [^"]*"', b"", po)
 
 
 if __name__ == "__main__":

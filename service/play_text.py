@@ -314,7 +314,7 @@ def result_text(game: Game) -> str:
     scores = result.get("scores") or {}
     score_text = ", ".join(f"{seat_name(int(s), who)} {v}" for s, v in scores.items()
                            if str(s).isdigit())
-    summary = result.get("summary")  # a game's own sentence for how it ended
+    summary = i18n.say(result.get("summary"), LOCALE)  # the game's sentence for its end
     won = ", ".join(winners) or "-"
     return (ngettext("Game over. Winner: {winners}", "Game over. Winners: {winners}",
                      len(winners)).format(winners=won)

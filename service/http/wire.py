@@ -72,6 +72,14 @@ def prompt_out(prompt: dict[str, Any]) -> dict[str, Any]:
             "deadline": _millis(prompt["deadline"])}
 
 
+def _result(result: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A result, its ``summary`` (a game's own sentence for how it ended) in the reader's
+    language."""
+    if not result or not result.get("summary"):
+        return result
+    return {**result, "summary": localize(result["summary"])}
+
+
 def game_out(body: dict[str, Any]) -> dict[str, Any]:
     """schemas.GameOut: a game as service.http.games.game_body describes it."""
     return {"id": _str(body["id"]), "game": _str(body["game"]),
@@ -80,7 +88,7 @@ def game_out(body: dict[str, Any]) -> dict[str, Any]:
             "you": _int(body["you"]), "view": body["view"],
             "pending": {str(seat): prompt_out(prompt)
                         for seat, prompt in body["pending"].items()},
-            "legal_commands": body["legal_commands"], "result": body["result"],
+            "legal_commands": body["legal_commands"], "result": _result(body["result"]),
             "undo": body["undo"]}
 
 
@@ -106,7 +114,8 @@ def projection_out(game_id: str, projection: Any, viewer: Any, view: Any,
                                     "label": localize(_str(opened.get("label", ""))),
                                     "deadline": _millis(projection.deadline(int(seat)))}
                         for seat, opened in data["opened"].items()},
-            "legal_commands": legal, "result": data.get("result"), "undo": data.get("undo")}
+            "legal_commands": legal, "result": _result(data.get("result")),
+            "undo": data.get("undo")}
 
 
 def event_out(event: dict[str, Any]) -> dict[str, Any]:

@@ -12,7 +12,8 @@ AXE_VERSION := 4.14.1
 AXE := $(VENV)/axe/node_modules/axe-core/axe.min.js
 LOCK_VENV := .lock-venv
 
-.PHONY: install lock run test test-cluster lint openapi bench faults abuse clean browser screenshots web-catalogs
+.PHONY: install lock run test test-cluster lint openapi bench faults abuse clean browser screenshots \
+	web-catalogs catalogs
 
 # constraints.txt pins every package (and every package they pull in) to the versions CI
 # tested, so a fresh machine installs exactly those; setup.cfg keeps the ranges we support.
@@ -79,6 +80,14 @@ web-catalogs: install
 
 openapi: install
 	$(BIN)/tablestream openapi -o openapi.yaml
+
+# The server's and the terminal client's message catalogs (issue 28): extract every marked
+# message (service/app/i18n.py's EXTRACT_KEYWORDS, babel.cfg's files) into messages.pot, merge it into
+# each language's messages.po (a new message arrives untranslated, and tests/service/test_i18n.py
+# fails until it is translated), fill English with the source text. The service reads the .po
+# files themselves: no .mo file is built or committed.
+catalogs: install
+	$(BIN)/python -m service.app.i18n
 
 # Throughput first (issue 13: raw appends, bare Flask+append, Tablestream at 1-1,024 games, CPU
 # per move, ratios), then the older figures. Bounded in time; loopback only.

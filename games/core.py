@@ -85,14 +85,63 @@ class Seen:
 Bot = Callable[[Seen, "Rng"], Command]
 
 
-class Rejected(Exception):
-    """A command the rules refuse: a stable machine ``code`` and a human sentence."""
+def N_(template: str) -> str:
+    """Marks ``template`` for the message catalogs (``make catalogs``) and returns it as it is."""
+    return template
 
-    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+
+class Text(str):
+    """English text that keeps its template and parameters, so that the service can say it
+    again in the reader's language (service/app/i18n.py; games import no translation machinery).
+
+    ``Text("{card} is not in play.", card="L7")`` is the string ``L7 is not in play.``;
+    ``Text.plural(singular, plural, n, ...)`` picks its form by ``n`` as gettext's ngettext does.
+    """
+
+    template: str
+    params: dict[str, Any]
+    plural_template: str | None = None
+    n: int = 1
+
+    def __new__(cls, template: str, /, **params: Any) -> Text:
+        self = super().__new__(cls, template.format(**params) if params else template)
+        self.template, self.params = template, params
+        return self
+
+    @classmethod
+    def plural(cls, singular: str, plural: str, n: int, /, **params: Any) -> Text:
+        """The singular or plural template by ``n`` (available to both as ``{n}``)."""
+        params = {**params, "n": n}
+        self = super().__new__(cls, (singular if n == 1 else plural).format(**params))
+        self.template, self.params, self.plural_template, self.n = singular, params, plural, n
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_text, (self.template, self.params, self.plural_template, self.n))
+
+
+def _text(template: str, params: dict[str, Any], plural: str | None, n: int) -> Text:
+    if plural is None:
+        return Text(template, **params)
+    return Text.plural(template, plural, n, **{k: v for k, v in params.items() if k != "n"})
+
+
+class Rejected(Exception):
+    """A command the rules refuse: a stable machine ``code`` and a human sentence.
+
+    The sentence is a template whose ``{name}`` fields come from ``details`` (and ``params``,
+    for words that are not facts worth sending), marked for the catalogs where it is written
+    (``ensure``'s and ``Rejected``'s message arguments are extracted as they are).
+    """
+
+    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None,
+                 params: dict[str, Any] | None = None):
         self.details = details or {}
+        text = message if isinstance(message, Text) else Text(message, **{**self.details,
+                                                                          **(params or {})})
+        super().__init__(str(text))
+        self.code = code
+        self.message = text
 
     def __repr__(self) -> str:
         return f"Rejected({self.code!r}, {self.message!r})"
@@ -262,15 +311,16 @@ class Game:
             raise Rejected("game_over", "The game is over.")
         kind = command.get("type")
         if kind not in self.commands:
-            raise Rejected("unknown_command", f"{self.title} has no command {kind!r}.",
-                           {"known": sorted(self.commands)})
+            raise Rejected("unknown_command", "{title} has no command {kind!r}.",
+                           {"known": sorted(self.commands)}, {"title": self.title, "kind": kind})
         prompt = self.pending(state).get(seat)
         if prompt is None:
             raise Rejected("not_your_turn", "You have nothing to decide right now.")
         if kind not in prompt.kinds:
             raise Rejected("command_not_allowed",
-                           f"You may not {kind} now; you may: {', '.join(prompt.kinds)}.",
-                           {"allowed": list(prompt.kinds)})
+                           "You may not {kind} now; you may: {allowed}.",
+                           {"allowed": list(prompt.kinds)},
+                           {"kind": kind, "allowed": ", ".join(prompt.kinds)})
         args = {k: v for k, v in command.items() if k != "type"}
         schema, plain = self._schema(kind)
         loaded = plain(args) if plain is not None else None
@@ -278,8 +328,8 @@ class Game:
             try:
                 loaded = schema.load(args)
             except ValidationError as exc:
-                raise Rejected("invalid_command", f"The {kind} command is malformed.",
-                               {"fields": exc.messages}) from None
+                raise Rejected("invalid_command", "The {kind} command is malformed.",
+                               {"fields": exc.messages}, {"kind": kind}) from None
         return self.decide_command(state, {"type": kind, **loaded}, seat, rng)
 
     def _schema(self, kind: str) -> tuple[Schema, Callable[[dict[str, Any]], Any] | None]:
@@ -350,7 +400,8 @@ class Game:
 
     def explain(self, state: State, command: Command, seat: Seat) -> list[str]:
         """The checks the rules made for ``command``, in words (for disputes)."""
-        return [f"It was seat {seat}'s decision and {command.get('type')} was allowed then."]
+        return [Text("It was seat {seat}'s decision and {command} was allowed then.", seat=seat,
+                     command=command.get("type"))]
 
     def bot(self, level: str) -> Bot:
         """A bot of ``level``: a function of (what its seat has seen, rng).
@@ -453,10 +504,12 @@ def random_bot(seen: Seen, rng: Rng) -> Command:
     return seen.legal[rng.below(len(seen.legal))]
 
 
-def ensure(condition: bool, code: str, message: str, **details: Any) -> None:
-    """Raise Rejected(code) unless ``condition`` holds: keeps rule checks one line each."""
+def ensure(condition: bool, code: str, message: str, params: dict[str, Any] | None = None,
+           **details: Any) -> None:
+    """Raise Rejected(code) unless ``condition`` holds: keeps rule checks one line each.
+    ``message`` is a template over ``details`` and ``params`` (see Rejected)."""
     if not condition:
-        raise Rejected(code, message, details)
+        raise Rejected(code, message, details, params)
 
 
 def next_seat(seat: Seat, seats: int) -> Seat:

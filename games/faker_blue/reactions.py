@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.core import Event, Prompt, Seat, State, ensure
+from games.core import Event, Prompt, Seat, State, Text, ensure
 from games.faker_blue.data import DEFENCE_KINDS, KINDS, SHIELD, WIZARD, kind_of
 from games.faker_blue.model import (
     CARD_INSPECTED,
@@ -134,15 +134,15 @@ def prompts(state: State) -> dict[Seat, Prompt]:
     out = {}
     for seat in range(state["seats"]):
         kinds: tuple[str, ...] = ()
-        label = ""
+        label: str = ""
         if seat in defences:
             kinds += (DEFEND, NO_DEFENCE)
-            label = f"defend against {name}?"
+            label = Text("defend against {card}?", card=name)
         if asked is not None and asked[0] == seat:
             card = play["cards"][asked[1]]
             kinds += (CHALLENGE, NO_CHALLENGE)
-            label = label or (f"challenge seat {card['owner']}'s "
-                              f"{KINDS[card['declared']].name}?")
+            label = label or Text("challenge seat {seat}'s {card}?", seat=card["owner"],
+                                  card=KINDS[card["declared"]].name)
         if kinds:
             out[seat] = Prompt(kinds, "reaction", label)
     return out

@@ -24,6 +24,7 @@ from games.core import (
     Seat,
     Seen,
     State,
+    Text,
     Viewer,
     ensure,
 )
@@ -250,7 +251,8 @@ class FakerBlue(SearchingGame):
         elif kind == NO_CHALLENGE:
             reactions.pass_challenges(draft, seat)
         else:  # pragma: no cover - the kernel only passes known command types
-            raise Rejected("unknown_command", f"Faker Blue has no command {kind!r}.")
+            raise Rejected("unknown_command", "Faker Blue has no command {kind!r}.",
+                           params={"kind": kind})
         if draft.state["play"] is not None and reactions.settle(draft):
             self._end_turn(draft)
         return draft.events
@@ -265,13 +267,16 @@ class FakerBlue(SearchingGame):
                "Shield-bearer, Wizard and Clown cannot be declared when using a card.",
                declare=declare)
         if spec.target == "area":
-            ensure(target is None, "target_not_allowed", f"{spec.name} hits every other player.")
+            ensure(target is None, "target_not_allowed", "{card} hits every other player.",
+                   params={"card": spec.name})
             n = state["seats"]  # one hit per other living player, clockwise from the attacker
             targets = [(seat + i) % n for i in range(1, n) if state["alive"][(seat + i) % n]]
         else:
-            ensure(target is not None, "target_required", f"{spec.name} needs a target.")
+            ensure(target is not None, "target_required", "{card} needs a target.",
+                   params={"card": spec.name})
             ensure(target in targets_for(state, seat, declare), "invalid_target",
-                   f"{spec.name} cannot target that player.", target=target)
+                   "{card} cannot target that player.", target=target,
+                   params={"card": spec.name})
             targets = [target]
         draft.emit(CARD_USED, seat=seat, card=card, declared=declare, target=target,
                    targets=targets)
@@ -394,21 +399,29 @@ class FakerBlue(SearchingGame):
         if kind in ("use", "defend"):
             declared = KINDS[command["declare"]]
             truth = kind_of(command["card"]) == command["declare"]
-            lines.append(f"The card was face down in seat {seat}'s hand and was declared as "
-                         f"{declared.name}: any kind may be declared, truthfully or not "
-                         f"(here {'the truth' if truth else 'a bluff'}, hidden until "
-                         "challenged).")
-            if kind == "use":
-                lines.append(f"{declared.name} takes a target of kind '{declared.target}', "
-                             f"and the target named was {command.get('target')}.")
+            if truth:
+                lines.append(Text("The card was face down in seat {seat}'s hand and was declared "
+                                  "as {card}: any kind may be declared, truthfully or not (here "
+                                  "the truth, hidden until challenged).", seat=seat,
+                                  card=declared.name))
             else:
-                lines.append("Only a Shield-bearer or a Wizard may be declared in defence, "
-                             "and only against a hit that can be defended (Q&A 1).")
+                lines.append(Text("The card was face down in seat {seat}'s hand and was declared "
+                                  "as {card}: any kind may be declared, truthfully or not (here "
+                                  "a bluff, hidden until challenged).", seat=seat,
+                                  card=declared.name))
+            if kind == "use":
+                lines.append(Text("{card} takes a target of kind '{target_kind}', and the target "
+                                  "named was {target}.", card=declared.name,
+                                  target_kind=declared.target, target=command.get("target")))
+            else:
+                lines.append(Text("Only a Shield-bearer or a Wizard may be declared in defence, "
+                                  "and only against a hit that can be defended (Q&A 1)."))
         elif kind == "challenge":
-            lines.append(f"Face-down card {command['slot']} of the open play was not yet "
-                         "challenged, and was not the challenger's own (each card at most once).")
+            lines.append(Text("Face-down card {slot} of the open play was not yet challenged, "
+                              "and was not the challenger's own (each card at most once).",
+                              slot=command["slot"]))
         else:
-            lines.append("Declining is always allowed.")
+            lines.append(Text("Declining is always allowed."))
         return lines
 
     def replay_view(self, state: State, viewer: Viewer, game_over: bool) -> dict[str, Any]:

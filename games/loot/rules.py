@@ -17,6 +17,7 @@ from games.core import (
     Seat,
     Seen,
     State,
+    Text,
     Viewer,
     ensure,
 )
@@ -120,7 +121,8 @@ class Loot(SearchingGame):
     def setup(self, seats: int, options: dict[str, Any], rng: Rng) -> list[Event]:
         opts = {name: options.get(name, getattr(DEFAULTS, name)) for name in OPTION_NAMES}
         ensure(MIN_SEATS <= seats <= MAX_SEATS, "bad_seat_count",
-               f"Loot is for {MIN_SEATS} to {MAX_SEATS} players.", seats=seats)
+               "Loot is for {min} to {max} players.", seats=seats,
+               params={"min": MIN_SEATS, "max": MAX_SEATS})
         ensure(not opts["teams"] or seats in TEAM_SEATS, "teams_need_4_6_or_8",
                "Team play needs 4, 6 or 8 players (loot.md §9).", seats=seats)
         shuffled = rng.shuffled(DECK_IDS)
@@ -234,7 +236,8 @@ class Loot(SearchingGame):
             return Event(CARD_DISCARDED, {"seat": seat, "card": card})
         expected = {PLAY_PIRATE: PIRATE, PLAY_CAPTAIN: CAPTAIN, PLAY_ADMIRAL: ADMIRAL}[kind]
         ensure(KIND[card] == expected, f"not_a_{expected}" if expected != ADMIRAL
-               else "not_an_admiral", f"That card is not a {expected}.", card=card)
+               else "not_an_admiral", "That card is not a {expected}.", card=card,
+               params={"expected": expected})
         ensure(bool(state["ships"]), "no_merchant_in_play", "No merchant ship is in play.")
         ship = _find_ship(state, command["merchant"])
         ensure(ship is not None, "merchant_not_in_play", "That merchant ship is not in play.",
@@ -246,16 +249,17 @@ class Loot(SearchingGame):
             if mine is None:
                 # §5.1: a new attacker (the owner too) needs a colour nobody uses on this ship.
                 ensure(colour not in ship["col"], "colour_taken",
-                       f"{colour} is already in use on this ship.", colour=colour)
+                       "{colour} is already in use on this ship.", colour=colour)
             else:
                 ensure(colour == mine, "wrong_colour",
-                       f"You attack this ship with {mine}; you cannot change colour.",
+                       "You attack this ship with {colour}; you cannot change colour.",
                        colour=mine)
             return Event(PIRATE_PLAYED, data)
         if kind == PLAY_CAPTAIN:
             # §5.2 (§9: the team colour): the captain goes onto your own pirates of its colour.
             ensure(ship["col"][side] == COLOUR[card], "no_matching_pirates",
-                   f"You have no {COLOUR[card]} pirate ships on this merchant ship.")
+                   "You have no {colour} pirate ships on this merchant ship.",
+                   params={"colour": COLOUR[card]})
             return Event(CAPTAIN_PLAYED, data)
         # §5.3 (§9: or the partner's ship): the admiral guards only your own merchant ships.
         ensure(ship["owner"] % state["sides"] == side, "admiral_not_own_ship",
@@ -399,22 +403,29 @@ class Loot(SearchingGame):
         try:
             events = self.decide(state, command, seat, Rng("explain"))
         except Rejected as exc:
-            return [f"Rejected ({exc.code}): {exc.message}"]
+            return [Text("Rejected ({code}): {message}", code=exc.code, message=exc.message)]
         kind = command.get("type")
         if kind in (PLAY_PIRATE, PLAY_CAPTAIN, PLAY_ADMIRAL):
             ship = _find_ship(state, command["merchant"])
             side = side_of(state, seat)
-            lines.append(f"{command['merchant']} was in play, owned by seat {ship['owner']}.")
+            lines.append(Text("{merchant} was in play, owned by seat {owner}.",
+                              merchant=command["merchant"], owner=ship["owner"]))
             if kind == PLAY_PIRATE:
-                lines.append("Your colour there was " + (ship["col"][side] or "not yet chosen")
-                             + f"; {COLOUR[command['card']]} was free or yours (loot.md §5.1).")
+                if ship["col"][side]:
+                    lines.append(Text("Your colour there was {yours}; {colour} was free or yours "
+                                      "(loot.md §5.1).", yours=ship["col"][side],
+                                      colour=COLOUR[command["card"]]))
+                else:
+                    lines.append(Text("Your colour there was not yet chosen; {colour} was free "
+                                      "or yours (loot.md §5.1).", colour=COLOUR[command["card"]]))
             elif kind == PLAY_CAPTAIN:
                 lines.append("You had pirate ships of the captain's colour there (loot.md §5.2).")
             else:
                 lines.append("It was your (or your partner's) ship (loot.md §5.3).")
         elif kind in (DISCARD, TAKE_DISCARD):
             lines.append("The draw pile was empty (loot.md §8).")
-        lines.extend(f"Then: {e.type} {e.data}" for e in events[1:] if e.type != TURN_PASSED)
+        lines.extend(Text("Then: {event} {data}", event=e.type, data=e.data)
+                     for e in events[1:] if e.type != TURN_PASSED)
         return lines
 
     def sample_state(self, seen: Seen, rng: Rng) -> State:

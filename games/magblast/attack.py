@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import Rejected, Seat, State, ensure
+from games.core import Rejected, Seat, State, Text, ensure
 from games.magblast import chain
 from games.magblast.data import (
     ACTIONS,
@@ -38,7 +38,8 @@ from games.magblast.table import (
 def _in_hand(state: State, seat: Seat, card: str, kinds: tuple[str, ...], what: str) -> None:
     ensure(card in state["hands"][seat], "card_not_in_hand", "That card is not in your hand.",
            card=card)
-    ensure(kind(card) in kinds, "wrong_card", f"That card is not {what}.", card=card)
+    ensure(kind(card) in kinds, "wrong_card", "That card is not {what}.", card=card,
+           params={"what": what})
 
 
 def _own_ship(state: State, seat: Seat, ship: str) -> str:
@@ -84,7 +85,7 @@ def blast(draft: Draft, seat: Seat, card: str, ship: str, target: str, sound: st
     zone = _own_ship(state, seat, ship)
     turret = ACTIONS[card].turret
     ensure(turret in SHIPS[ship].turrets, "no_matching_turret",
-           f"That ship has no {turret} turret.", ship=ship, turret=turret)
+           "That ship has no {turret} turret.", ship=ship, turret=turret)
     dh = state["dh"]
     extra = dh is not None and dh["stage"] == "effect" and dh["ship"] == ship
     if extra:
@@ -150,8 +151,10 @@ def _only_own_fields(card: str, args: dict[str, Any], optional: tuple[str, ...],
                      own: tuple[str, ...]) -> None:
     stray = [name for name in optional if name not in own and args.get(name) is not None]
     if stray:
-        raise Rejected("invalid_command", f"{card} takes no {', '.join(stray)}.",
-                       {"fields": {name: [f"Not a field of {card}."] for name in stray}})
+        not_its = Text("Not a field of {card}.", card=card)
+        raise Rejected("invalid_command", "{card} takes no {stray}.",
+                       {"fields": {name: [not_its] for name in stray}},
+                       {"card": card, "stray": ", ".join(stray)})
 
 
 def dh_effect(draft: Draft, seat: Seat, card: str, zone: str | None,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from games.core import Command, Game, Prompt, Rejected, Rng, Seat, State
+from games.core import Command, Game, Prompt, Rejected, Rng, Seat, State, Text
 from games.magblast import chain
 from games.magblast.attack import may_fire
 from games.magblast.data import (
@@ -310,7 +310,7 @@ def explain(game: Game, state: State, command: Command, seat: Seat) -> list[str]
     try:
         events = game.decide(state, command, seat, Rng("explain"))
     except Rejected as exc:
-        return [*lines, f"Rejected ({exc.code}): {exc.message}"]
+        return [*lines, Text("Rejected ({code}): {message}", code=exc.code, message=exc.message)]
     kind_ = command.get("type")
     if kind_ in (BLAST, LAUNCH) or (kind_ == PLAY_CARD
                                     and kind(command["card"]) == "ramming_speed"):
@@ -319,35 +319,41 @@ def explain(game: Game, state: State, command: Command, seat: Seat) -> list[str]
         target = command["target"]
         owner, tzone = locate(state, target)
         szone = locate(state, ship)[1]
-        lines.append(f"{card} was in seat {seat}'s hand; {ship} is in its {szone} zone.")
+        lines.append(Text("{card} was in seat {seat}'s hand; {ship} is in its {zone} zone.",
+                          card=card, seat=seat, ship=ship, zone=szone))
         if kind_ == BLAST:
-            lines.append(f"Turret match: {ship} carries a {ACTIONS[card].turret} turret, and had "
-                         "not fired it this turn (or fired the extra Blast of a Direct Hit).")
+            lines.append(Text("Turret match: {ship} carries a {turret} turret, and had not fired "
+                              "it this turn (or fired the extra Blast of a Direct Hit).",
+                              ship=ship, turret=ACTIONS[card].turret))
         if kind_ == LAUNCH:
-            lines.append(f"{ship} is a carrier (or has the carrier ability).")
-        lines.append(f"Target {target} belongs to seat {owner}, which seat {seat} may attack "
-                     f"({state['options']['attack_mode']}), and no Asteroids shield it.")
+            lines.append(Text("{ship} is a carrier (or has the carrier ability).", ship=ship))
+        lines.append(Text("Target {target} belongs to seat {owner}, which seat {seat} may attack "
+                          "({attack_mode}), and no Asteroids shield it.", target=target,
+                          owner=owner, seat=seat, attack_mode=state["options"]["attack_mode"]))
         if tzone is None:
-            lines.append(f"Target exposed: seat {owner}'s command ship, reachable through an "
-                         "empty zone.")
+            lines.append(Text("Target exposed: seat {owner}'s command ship, reachable through an "
+                              "empty zone.", owner=owner))
         else:
-            lines.append(f"Zone: the target is in seat {owner}'s {tzone} zone, within reach.")
+            lines.append(Text("Zone: the target is in seat {owner}'s {zone} zone, within reach.",
+                              owner=owner, zone=tzone))
         if kind_ == BLAST and state["options"]["sound_effects"] != "off":
-            lines.append(f"Sound effect: {command.get('sound')!r}.")
+            lines.append(Text("Sound effect: {sound!r}.", sound=command.get("sound")))
     elif kind_ == MOVE:
-        lines.append(f"{command['ship']} has speed {SHIPS[command['ship']].speed}: the move is "
-                     "within that many zone steps of where it began the maneuver.")
+        lines.append(Text("{ship} has speed {speed}: the move is within that many zone steps "
+                          "of where it began the maneuver.", ship=command["ship"],
+                          speed=SHIPS[command["ship"]].speed))
     elif kind_ in (RESPOND, CRANIUM):
         link = chain.top(state)
-        lines.append(f"Seat {seat} was the seat asked: the first in turn order after seat "
-                     f"{link['seat']} that had not passed and whom the rules let answer "
-                     f"{link['card']} (magblast.md §4c; asked whatever its hand holds).")
-        lines.append("Temporal Flux answers an opponent's action card; Evasive Action, an "
-                     "intercepting Fighter or Cranium Consortium answer an attack on your own "
-                     "ship (magblast.md §4c).")
+        lines.append(Text("Seat {seat} was the seat asked: the first in turn order after seat "
+                          "{after} that had not passed and whom the rules let answer {card} "
+                          "(magblast.md §4c; asked whatever its hand holds).", seat=seat,
+                          after=link["seat"], card=link["card"]))
+        lines.append(Text("Temporal Flux answers an opponent's action card; Evasive Action, an "
+                          "intercepting Fighter or Cranium Consortium answer an attack on your "
+                          "own ship (magblast.md §4c)."))
     elif kind_ == REINFORCE:
-        lines.append("The cards paid show 3 icons of one kind or one of each, and every card "
-                     "was needed; a zone had room.")
-    lines.extend(f"Then: {e.type}" for e in events)
+        lines.append(Text("The cards paid show 3 icons of one kind or one of each, and every "
+                          "card was needed; a zone had room."))
+    lines.extend(Text("Then: {event}", event=e.type) for e in events)
     return lines
 

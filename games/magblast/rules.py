@@ -35,6 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.core import (
+    N_,
     Bot,
     Command,
     Event,
@@ -42,6 +43,7 @@ from games.core import (
     Rng,
     Seat,
     State,
+    Text,
     Viewer,
     ensure,
 )
@@ -131,6 +133,8 @@ from games.magblast.model import (
 from games.magblast.table import Draft
 
 SETUP_FLEET, HAND = 6, 5
+# The phases' names as the prompt "<phase> phase" says them (marked for the catalogs).
+PHASE_NAMES = (N_("discard"), N_("draw"), N_("reinforce"), N_("maneuver"), N_("attack"))
 
 
 def _stack(rng: Rng, all_ids: tuple[str, ...], top: list[str]) -> list[str]:
@@ -488,7 +492,7 @@ class MagBlast(ShortlistGame):
             may = chain.answers(state, asked) if chain.asks_holders_only(state) else (
                 chain.eligible(state, asked))
             kinds = tuple(k for k in (RESPOND, CRANIUM) if k in may)
-            label = f"respond to {kind(chain.top(state)['card'] or 'cranium-0')}?"
+            label = Text("respond to {card}?", card=kind(chain.top(state)["card"] or "cranium-0"))
             return {asked: Prompt((*kinds, NO_RESPONSE), "reaction", label)}
         if state["placing"] is not None:
             return {state["placing"]["seat"]: Prompt((PLACE_SHIP,), "turn", "place the new ship")}
@@ -502,7 +506,7 @@ class MagBlast(ShortlistGame):
         }[phase]
         if turn.may_propose(state, seat):
             kinds += (PROPOSE_NO_MERCY,)
-        return {seat: Prompt(kinds, "turn", f"{phase} phase")}
+        return {seat: Prompt(kinds, "turn", Text("{phase} phase", phase=phase))}
 
     def legal_commands(self, state: State, seat: Seat) -> list[Command]:
         return legal.commands(state, seat, self.pending(state).get(seat))

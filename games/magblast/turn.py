@@ -85,7 +85,8 @@ def start_turn(draft: Draft, seat: Seat, **why: object) -> None:
 def _this_turn(draft: Draft, seat: Seat, phase: str) -> None:
     state = draft.state
     ensure(state["turn"] == seat and state["phase"] == phase and state["placing"] is None
-           and state["chain"] is None, "wrong_phase", f"That is done in your {phase} phase.")
+           and state["chain"] is None, "wrong_phase", "That is done in your {phase} phase.",
+           params={"phase": phase})
 
 
 # --- phases 1 and 2 -----------------------------------------------------------------------------
@@ -206,7 +207,7 @@ def move(draft: Draft, seat: Seat, ship: str, zone: str) -> None:
     ensure(where[1] != zone, "same_zone", "The ship is already there.")
     origin = state["origins"].get(ship, where[1])
     ensure(distance(origin, zone) <= speed(ship), "too_far",
-           f"That ship moves {speed(ship)} zone step(s) per maneuver.", speed=speed(ship))
+           "That ship moves {speed} zone step(s) per maneuver.", speed=speed(ship))
     draft.emit(SHIP_MOVED, seat=seat, ship=ship, zone=zone, origin=where[1])
 
 

@@ -18,6 +18,7 @@ from games.core import (
     Seat,
     Seen,
     State,
+    Text,
     Viewer,
     ensure,
 )
@@ -107,7 +108,8 @@ class MaskMen(SearchingGame):
 
     def setup(self, seats: int, options: dict[str, Any], rng: Rng) -> list[Event]:
         ensure(self.min_seats <= seats <= self.max_seats, "bad_seat_count",
-               f"Mask Men is for {self.min_seats} to {self.max_seats} players.", seats=seats)
+               "Mask Men is for {min} to {max} players.", seats=seats,
+               params={"min": self.min_seats, "max": self.max_seats})
         edition = options.get("edition", OPTIONS.edition)
         two = seats == 2
         started = Event(GAME_STARTED, {
@@ -146,8 +148,8 @@ class MaskMen(SearchingGame):
                wrestler=v, known=list(DATA.wrestler_ids))
         ensure(k is not None and k > 0, "no_cards", "Play at least one card.")
         held = [c for c in state["hands"][seat] if WRESTLER_OF[c] == v]
-        ensure(len(held) >= k, "not_in_hand", f"You hold {len(held)} {v}, not {k}.",
-               wrestler=v, held=len(held))
+        ensure(len(held) >= k, "not_in_hand", "You hold {held} {wrestler}, not {k}.",
+               wrestler=v, held=len(held), params={"k": k})
         return held[:k]
 
     def _decide_play(self, state: State, cards: list[str], seat: Seat, rng: Rng) -> list[Event]:
@@ -161,7 +163,8 @@ class MaskMen(SearchingGame):
                wrestlers=sorted(wrestlers))
         v, k = wrestlers.pop(), len(cards)
         ensure(k <= MAX_PLAY, "too_many_cards",
-               f"Nobody may ever play more than {MAX_PLAY} cards (§5).", count=k)
+               "Nobody may ever play more than {max} cards (§5).", count=k,
+               params={"max": MAX_PLAY})
         proved = self._check_play(state, v, k)
         events = [Event(CARDS_PLAYED, {
             "seat": seat, "wrestler": v, "count": k, "cards": sorted(cards, key=card_key),
@@ -184,25 +187,27 @@ class MaskMen(SearchingGame):
         current = state["round"]["current"]
         if current is None:
             ensure(k == 1 or v in state["debuted"], "undebuted_needs_one",
-                   f"{v} has not debuted this season: lead it with exactly 1 card (§5).",
+                   "{wrestler} has not debuted this season: lead it with exactly 1 card (§5).",
                    wrestler=v)
             return None
         w, n = current["wrestler"], current["count"]
-        ensure(v != w, "same_wrestler", f"{w} is the wrestler to beat; play another (§5).")
+        ensure(v != w, "same_wrestler", "{w} is the wrestler to beat; play another (§5).",
+               params={"w": w})
         beats = state["beats"]
         if knowledge.stronger(beats, v, w):
             ensure(k == n, "wrong_count",
-                   f"{v} is known stronger than {w}: play exactly {n} (§5).", expected=n)
+                   "{v} is known stronger than {w}: play exactly {expected} (§5).", expected=n,
+                   params={"v": v, "w": w})
             return None
         if knowledge.stronger(beats, w, v):
-            raise Rejected("weaker_wrestler", f"{v} is known weaker than {w} (§5).",
+            raise Rejected("weaker_wrestler", "{wrestler} is known weaker than {to_beat} (§5).",
                            {"wrestler": v, "to_beat": w})
         ensure(n < MAX_PLAY, "needs_four_cards",
-               f"{v} vs {w} is undetermined and proving it would take {n + 1} cards (§5).",
-               wrestler=v, to_beat=w)
+               "{wrestler} vs {to_beat} is undetermined and proving it would take {k} cards (§5).",
+               wrestler=v, to_beat=w, params={"k": n + 1})
         ensure(k == n + 1, "wrong_count",
-               f"{v} vs {w} is undetermined: prove it with exactly {n + 1} cards (§5).",
-               expected=n + 1)
+               "{v} vs {w} is undetermined: prove it with exactly {expected} cards (§5).",
+               expected=n + 1, params={"v": v, "w": w})
         return [v, w]
 
     def _went_out(self, state: State, seat: Seat, sizes: list[int], rng: Rng) -> list[Event]:
@@ -318,9 +323,11 @@ class MaskMen(SearchingGame):
     def explain(self, state: State, command: Command, seat: Seat) -> list[str]:
         current = state["round"]["current"]
         if current is None:
-            return [f"Seat {seat} led the round; an undebuted wrestler leads with 1 card (§5)."]
-        return [f"Seat {seat} answered {current['count']} {current['wrestler']}: the same count "
-                "for a known-stronger wrestler, one more for an undetermined one (§5)."]
+            return [Text("Seat {seat} led the round; an undebuted wrestler leads with 1 card "
+                         "(§5).", seat=seat)]
+        return [Text("Seat {seat} answered {count} {wrestler}: the same count for a "
+                     "known-stronger wrestler, one more for an undetermined one (§5).", seat=seat,
+                     count=current["count"], wrestler=current["wrestler"])]
 
     def sample_state(self, seen: Seen, rng: Rng) -> State:
         return bot.sample_state(seen, rng)

@@ -50,9 +50,9 @@ def pick(army: Army, want: Counts, unit_may_go: Callable[[str], bool]) -> Army:
         if need:
             there = counts(army)[kind]
             ensure(there < want[kind], "not_at_war",
-                   f"Not that many {kind}s may go: units of a Nation not At War may not cross "
+                   "Not that many {kind}s may go: units of a Nation not At War may not cross "
                    "into another Nation or attack (wotr.md §3, §4).", kind=kind)
-            ensure(False, "no_such_figures", f"There are not that many {kind}s here.",
+            ensure(False, "no_such_figures", "There are not that many {kind}s here.",
                    kind=kind, there=there)
     return going
 

@@ -39,6 +39,7 @@ from games.core import (
     Seat,
     Seen,
     State,
+    Text,
     Viewer,
     ensure,
 )
@@ -441,7 +442,7 @@ class WarOfTheRing(ShortlistGame):
         try:
             events = self.decide(state, command, seat, Rng("explain"))
         except Rejected as exc:
-            return [f"Rejected ({exc.code}): {exc.message}"]
+            return [Text("Rejected ({code}): {message}", code=exc.code, message=exc.message)]
         # The lines may reach any viewer: events with hidden data show their type only.
         return [*lines, *(f"{e.type}: {e.data}" if e.type not in _HIDDEN_DATA else e.type
                           for e in events)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from games.core import AUDITOR, Event, Game, State, Viewer
+from games.core import AUDITOR, Event, Game, State, Text, Viewer
 from games.wotr import seats
 from games.wotr.data import SIDES
 from games.wotr.engine import battle_seat, vp
@@ -80,7 +80,6 @@ def view(game: Game, state: State, viewer: Viewer) -> dict[str, Any]:
     return out
 
 
-_SIDE_NAMES = {"fp": "the Free Peoples", "sh": "the Shadow"}
 
 
 def outcome(state: State) -> str | None:
@@ -92,12 +91,16 @@ def outcome(state: State) -> str | None:
     winner = state["winner"]
     vps = {s: vp(state, s) for s in SIDES}
     if state["reason"] == "ring_destroyed":
-        return (f"The Free Peoples held out to the end of round {state['max_rounds']}: the Ring "
-                f"reached Mount Doom and was destroyed. The Shadow took {vps['sh']} of the "
-                f"{state['vp']['sh']} victory points it needed.")
-    name = _SIDE_NAMES[winner]
-    return (f"{name[0].upper()}{name[1:]} won a military victory: {vps[winner]} victory points "
-            f"of enemy Settlements (the goal was {state['vp'][winner]}).")
+        return Text("The Free Peoples held out to the end of round {round}: the Ring reached "
+                    "Mount Doom and was destroyed. The Shadow took {vp} of the {goal} victory "
+                    "points it needed.", round=state["max_rounds"], vp=vps["sh"],
+                    goal=state["vp"]["sh"])
+    if winner == "fp":
+        return Text("The Free Peoples won a military victory: {vp} victory points of enemy "
+                    "Settlements (the goal was {goal}).", vp=vps[winner],
+                    goal=state["vp"][winner])
+    return Text("The Shadow won a military victory: {vp} victory points of enemy Settlements "
+                "(the goal was {goal}).", vp=vps[winner], goal=state["vp"][winner])
 
 
 def _figures(army: dict[str, list[int]]) -> str:

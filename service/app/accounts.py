@@ -48,7 +48,8 @@ def normalised_name(name: str) -> str:
         raise BadRequest("invalid_name", "A name may not hold control, format or "
                          "bidirectional-override characters.", errors={"name": refused})
     if len(name) > MAX_NAME_LENGTH:
-        raise BadRequest("invalid_name", f"A name has at most {MAX_NAME_LENGTH} characters.")
+        raise BadRequest("invalid_name", "A name has at most {max} characters.",
+                                         params={"max": MAX_NAME_LENGTH})
     return name
 
 
@@ -70,6 +71,7 @@ class Accounts:
         self._rechecking = False
         self._names: dict[str, str] = {}
         self._players: dict[str, dict[str, Any]] = {}
+        self._locales: dict[str, tuple[str | None, float]] = {}  # player -> (locale, read at)
 
     def create(self, name: str, roles: list[str] | None = None,
                token: bool = True) -> tuple[dict[str, Any], str | None]:
@@ -79,7 +81,8 @@ class Accounts:
         roles = sorted(set(roles or []))
         unknown = set(roles) - ROLES
         if unknown:
-            raise BadRequest("unknown_role", f"Unknown roles: {sorted(unknown)}.")
+            raise BadRequest("unknown_role", "Unknown roles: {roles}.",
+                                             params={"roles": sorted(unknown)})
         player_id = "p_" + secrets.token_hex(8)
         player = {"id": player_id, "name": name, "roles": ",".join(roles),
                   "created": str(int(time.time()))}
@@ -126,7 +129,8 @@ class Accounts:
         """A new bearer token for the player: its record, and the token (shown this once)."""
         if self.redis.hlen(_tokens_key(player_id)) >= MAX_TOKENS:
             raise BadRequest("too_many_tokens",
-                             f"A player may hold {MAX_TOKENS} tokens; revoke one first.")
+                             "A player may hold {max} tokens; revoke one first.",
+                             params={"max": MAX_TOKENS})
         token = secrets.token_urlsafe(32)
         now = int(time.time())
         record = {"id": "tok_" + secrets.token_hex(6), "name": name, "created": now,
@@ -154,7 +158,8 @@ class Accounts:
         """Revoke one of the player's tokens at once; the revoked record."""
         raw = self.redis.hget(_tokens_key(player_id), token_id)
         if raw is None:
-            raise NotFound("token_not_found", f"You have no token {token_id}.")
+            raise NotFound("token_not_found", "You have no token {token_id}.",
+                                              params={"token_id": token_id})
         record = json.loads(raw)
         pipe = self.redis.pipeline(transaction=False)  # keys in different cluster slots
         pipe.delete(record["hash"])
@@ -168,7 +173,8 @@ class Accounts:
         """Replace a token by a new one with the same name and lifetime; the old one stops."""
         raw = self.redis.hget(_tokens_key(player_id), token_id)
         if raw is None:
-            raise NotFound("token_not_found", f"You have no token {token_id}.")
+            raise NotFound("token_not_found", "You have no token {token_id}.",
+                                              params={"token_id": token_id})
         old = json.loads(raw)
         lifetime = old["expires_at"] - old["created"] if old["expires_at"] else None
         self.revoke_token(player_id, token_id)
@@ -243,6 +249,31 @@ class Accounts:
         if not raw:
             raise Unauthorized("invalid_token", "The bearer token is not valid.")
         return self._decode({_text(k): _text(v) for k, v in raw.items()})
+
+    # --- the player's language (issue 28) --------------------------------------------------
+
+    def locale(self, player_id: str) -> str | None:
+        """The language the player chose for what the service says (None: none chosen), from
+        this process's cache when read less than TOKEN_CACHE_SECONDS ago: a change made on
+        another process is seen within that time, and each answer costs no round trip."""
+        now = time.monotonic()
+        cached = self._locales.get(player_id)
+        if cached is not None and now - cached[1] < TOKEN_CACHE_SECONDS:
+            return cached[0]
+        raw = self.redis.hget(f"players:{player_id}", "locale")
+        chosen = _text(raw) if raw else None
+        if len(self._locales) > 100_000:
+            self._locales.clear()
+        self._locales[player_id] = (chosen, now)
+        return chosen
+
+    def set_locale(self, player_id: str, locale: str | None) -> None:
+        """Choose (or, with None, forget) the player's language; ``locale`` is a supported one."""
+        if locale is None:
+            self.redis.hdel(f"players:{player_id}", "locale")
+        else:
+            self.redis.hset(f"players:{player_id}", "locale", locale)
+        self._locales[player_id] = (locale, time.monotonic())
 
     def names(self, player_ids: list[str]) -> dict[str, str]:
         """Players' names; a name never changes, so each is read from Redis once a process."""

@@ -45,6 +45,7 @@ from games.core import (
     Game,
     Rejected,
     Rng,
+    Text,
     Viewer,
 )
 from service.app.catalog import catalog
@@ -112,7 +113,8 @@ class GameService(HistoryMixin):
         if cached is None:
             projection = self.projector.load(game_id)
             if projection.version == 0:
-                raise NotFound("game_not_found", f"There is no game {game_id}.")
+                raise NotFound("game_not_found", "There is no game {game_id}.",
+                                                 params={"game_id": game_id})
         else:
             tail = self.store.read(game_id, cached.version + 1)
             if not tail:
@@ -151,7 +153,8 @@ class GameService(HistoryMixin):
         latest = self.projection(game_id)
         if not 1 <= version <= latest.version:
             raise NotFound("version_not_found",
-                           f"Game {game_id} has versions 1 to {latest.version}.")
+                           "Game {game_id} has versions 1 to {latest}.",
+                           params={"game_id": game_id, "latest": latest.version})
         return self.projector.load(game_id, base=None, upto=version)
 
     def seed(self, game_id: str) -> str:
@@ -260,19 +263,25 @@ class GameService(HistoryMixin):
         """
         game = REGISTRY.get(game_name)
         if game is None or (game_name in UNLISTED and not unlisted):
-            raise BadRequest("unknown_game_type", f"No game named {game_name!r} is hosted.",
+            raise BadRequest("unknown_game_type", "No game named {game_name!r} is hosted.",
+                                                  params={"game_name": game_name},
                              details={"known": sorted(set(REGISTRY) - UNLISTED)})
         if not game.min_seats <= len(seats) <= game.max_seats:
             raise BadRequest("invalid_seat_count",
-                             f"{game.title} takes {game.min_seats} to {game.max_seats} seats.")
+                             "{title} takes {min} to {max} seats.",
+                             params={"title": game.title, "min": game.min_seats,
+                                     "max": game.max_seats})
         for spec in seats:
             if spec["kind"] == "bot" and spec.get("level") not in game.bot_levels:
                 raise BadRequest("unknown_bot_level",
-                                 f"{game.title} bots come in levels {', '.join(game.bot_levels)}.")
+                                 "{title} bots come in levels {levels}.",
+                                 params={"title": game.title,
+                                         "levels": ", ".join(game.bot_levels)})
         chosen = sorted(k for k in game.test_only_options if (options or {}).get(k) is not None)
         if chosen and not test_options:
             raise BadRequest("test_only_option",
-                             f"{', '.join(chosen)}: for tests and scenarios only.",
+                             "{options}: for tests and scenarios only.",
+                             params={"options": ', '.join(chosen)},
                              details={"options": chosen})
         try:
             loaded = game.load_options(options)
@@ -323,7 +332,8 @@ class GameService(HistoryMixin):
                 raise Conflict("game_full", "Every human seat is taken.")
             seat = free[0]
         elif seat not in free:
-            raise Conflict("seat_taken", f"Seat {seat} is not a free human seat.")
+            raise Conflict("seat_taken", "Seat {seat} is not a free human seat.",
+                                         params={"seat": seat})
         self._append(game_id, projection.version,
                      [NewEvent("seat_joined", {"seat": seat, "player": player_id})], None)
         return self.projection(game_id)
@@ -350,8 +360,9 @@ class GameService(HistoryMixin):
         if empty:
             # Words for people: seats counted from 1 (details keep the API's seat numbers).
             listed = ", ".join(str(i + 1) for i in empty)
-            raise Conflict("seats_empty", f"Seat{'s' if len(empty) > 1 else ''} {listed} "
-                           f"{'are' if len(empty) > 1 else 'is'} still empty.",
+            raise Conflict("seats_empty", Text.plural("Seat {seats} is still empty.",
+                                                      "Seats {seats} are still empty.",
+                                                      len(empty), seats=listed),
                            details={"seats": empty})
         self._start(game_id, projection)
         return self.projection(game_id)
@@ -399,8 +410,9 @@ class GameService(HistoryMixin):
             latest = self.projection(game_id)
             if latest.version != projection.version:
                 raise StaleVersion("version_conflict",
-                                 f"The game moved on to version {latest.version}; re-read and "
-                                 "retry.", version=latest.version) from None
+                                 "The game moved on to version {latest}; re-read and retry.",
+                                 params={"latest": latest.version},
+                                 version=latest.version) from None
             raise
 
     def _submit(self, game_id: str, player_id: str, command: Command, expected_version: int,
@@ -434,8 +446,10 @@ class GameService(HistoryMixin):
         if expected_version != projection.version:
             metrics.CONFLICTS.inc()
             raise StaleVersion("version_conflict",
-                             f"The game is at version {projection.version}, "
-                             f"not {expected_version}.", version=projection.version)
+                             "The game is at version {version}, not {expected_version}.",
+                             params={"version": projection.version,
+                                     "expected_version": expected_version},
+                             version=projection.version)
         if projection.status != "running":
             code = "game_over" if projection.status == "finished" else "game_not_started"
             raise RuleViolation(code, "The game is not running.", version=projection.version,
@@ -652,10 +666,12 @@ class GameService(HistoryMixin):
         except VersionConflict as exc:
             metrics.CONFLICTS.inc()
             raise StaleVersion("version_conflict",
-                             f"The game moved on to version {exc.actual}; re-read and retry.",
+                             "The game moved on to version {version}; re-read and retry.",
+                             params={"version": exc.actual},
                              version=exc.actual) from None
         except GameNotFound:
-            raise NotFound("game_not_found", f"There is no game {game_id}.") from None
+            raise NotFound("game_not_found", "There is no game {game_id}.",
+                                             params={"game_id": game_id}) from None
         except GameArchived:
             raise Conflict("game_archived",
                            "This game is over and archived: it can be read, replayed and "

@@ -7,56 +7,63 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core import N_, Text
+
 
 class ServiceError(Exception):
-    status = 400
-    title = "Bad request"
+    """``detail`` is a message template over ``params`` (the catalogs extract it where it is
+    written), said in the reader's language at the edge; ``extra`` goes into the body."""
 
-    def __init__(self, code: str, detail: str, **extra: Any):
-        super().__init__(detail)
+    status = 400
+    title = N_("Bad request")
+
+    def __init__(self, code: str, detail: str, params: dict[str, Any] | None = None,
+                 **extra: Any):
+        text = detail if isinstance(detail, Text) else Text(detail, **(params or {}))
+        super().__init__(str(text))
         self.code = code
-        self.detail = detail
+        self.detail = text
         self.extra = extra
 
 
 class BadRequest(ServiceError):
     status = 400
-    title = "Malformed request"
+    title = N_("Malformed request")
 
 
 class Unauthorized(ServiceError):
     status = 401
-    title = "Authentication required"
+    title = N_("Authentication required")
 
 
 class Forbidden(ServiceError):
     status = 403
-    title = "Not allowed"
+    title = N_("Not allowed")
 
 
 class NotFound(ServiceError):
     status = 404
-    title = "Not found"
+    title = N_("Not found")
 
 
 class Conflict(ServiceError):
     """The request clashes with the game's state (started, full, seats empty, ...)."""
 
     status = 409
-    title = "Conflict"
+    title = N_("Conflict")
 
 
 class StaleVersion(Conflict):
     """The client decided against a version the game has moved past: re-read and retry."""
 
-    title = "Version conflict"
+    title = N_("Version conflict")
 
 
 class RuleViolation(ServiceError):
     status = 422
-    title = "Rule violation"
+    title = N_("Rule violation")
 
 
 class RateLimited(ServiceError):
     status = 429
-    title = "Too many requests"
+    title = N_("Too many requests")

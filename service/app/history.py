@@ -17,7 +17,7 @@ from events.projector import (
     taken_back_by,
 )
 from events.store import NewEvent, StoredEvent
-from games.core import AUDITOR, Viewer
+from games.core import AUDITOR, Text, Viewer
 from service.app.errors import Conflict, Forbidden, NotFound, RuleViolation
 from service.app.outcome import Outcome
 
@@ -89,8 +89,8 @@ class HistoryMixin:
         lowest = max(1, projection.version - MAX_TAKEBACK)
         if not lowest <= to_version < projection.version:
             raise RuleViolation("invalid_undo_target",
-                                f"Choose a version between {lowest} and "
-                                f"{projection.version - 1}.")
+                                "Choose a version between {lowest} and {highest}.",
+                                params={"lowest": lowest, "highest": projection.version - 1})
         window = self.store.read(game_id, to_version, projection.version)
         self._check_undo_target(game_id, window, seat, to_version)
         waiting = [i for i, s in enumerate(projection.seats)
@@ -124,8 +124,10 @@ class HistoryMixin:
             elif event.type in barriers:
                 raise RuleViolation(
                     "undo_past_hidden_information",
-                    f"Version {event.version} ({event.type}) revealed hidden information or "
-                    "randomness; no takeback can cross it.", details={"version": event.version})
+                    "Version {version} ({type}) revealed hidden information or randomness; no "
+                    "takeback can cross it.",
+                    params={"version": event.version, "type": event.type},
+                    details={"version": event.version})
         raise RuleViolation("nothing_to_undo", "You have made no move to take back.")
 
     def _check_undo_target(self, game_id: str, window: list[StoredEvent], seat: int,
@@ -134,12 +136,14 @@ class HistoryMixin:
         target, later = window[0], window[1:]
         if later and later[0].cmd == target.cmd:
             raise RuleViolation("invalid_undo_target",
-                                f"Version {to_version} is in the middle of a move.")
+                                "Version {to_version} is in the middle of a move.",
+                                params={"to_version": to_version})
         undone = taken_back_by(later, to_version)
         if undone is not None:
             raise RuleViolation("invalid_undo_target",
-                                f"Version {to_version} was taken back at version "
-                                f"{undone.version}; choose a version of the game as it stands.",
+                                "Version {to_version} was taken back at version {undone}; choose "
+                                "a version of the game as it stands.",
+                                params={"to_version": to_version, "undone": undone.version},
                                 details={"version": undone.version})
         if not any(e.command is not None and e.seat == str(seat) for e in later):
             raise RuleViolation("nothing_to_undo", "You made no move after that version.")
@@ -149,8 +153,10 @@ class HistoryMixin:
         if crossed is not None:
             raise RuleViolation(
                 "undo_past_hidden_information",
-                f"Version {crossed.version} ({crossed.type}) revealed hidden information or "
-                "randomness; no takeback can cross it.", details={"version": crossed.version})
+                "Version {version} ({type}) revealed hidden information or randomness; no "
+                "takeback can cross it.",
+                params={"version": crossed.version, "type": crossed.type},
+                details={"version": crossed.version})
 
     def answer_undo(self, game_id: str, player_id: str, accept: bool) -> Outcome:
         """Another human seat accepts or declines the waiting takeback request."""
@@ -183,7 +189,8 @@ class HistoryMixin:
         latest = self.projection(game_id)
         if not 1 <= version <= latest.version:
             raise NotFound("version_not_found",
-                           f"Game {game_id} has versions 1 to {latest.version}.")
+                           "Game {game_id} has versions 1 to {latest}.",
+                           params={"game_id": game_id, "latest": latest.version})
         batch = self._batch_of(game_id, version, latest.version)
         first = batch[0].version
         before = self.replay(game_id, first - 1) if first > 1 else None
@@ -197,8 +204,8 @@ class HistoryMixin:
             body["before"] = game.replay_view(before.state, viewer,
                                               latest.status == "finished")
         if sender is None:
-            body["checks"] = ["No command: the platform recorded these events "
-                              f"({', '.join(e.type for e in batch)})."]
+            body["checks"] = [Text("No command: the platform recorded these events ({types}).",
+                                   types=", ".join(e.type for e in batch))]
             return body
         seat = int(sender.seat)
         body["seat"] = seat
@@ -207,8 +214,9 @@ class HistoryMixin:
         if sees_command and before is not None:
             body["checks"] = _checks(game, before.state, sender.command, seat)
         else:
-            body["checks"] = [f"It was seat {seat}'s decision and "
-                              f"{sender.command['type']} was one of the commands open to it."]
+            body["checks"] = [Text("It was seat {seat}'s decision and {command} was one of the "
+                                   "commands open to it.", seat=seat,
+                                   command=sender.command["type"])]
         return body
 
     def _batch_of(self, game_id: str, version: int, last: int) -> list[StoredEvent]:
@@ -232,7 +240,8 @@ class HistoryMixin:
         seat = self._seat(projection, player_id)
         if not 1 <= version <= projection.version:
             raise NotFound("version_not_found",
-                           f"Game {game_id} has versions 1 to {projection.version}.")
+                           "Game {game_id} has versions 1 to {version}.",
+                           params={"game_id": game_id, "version": projection.version})
         finding = verify_version(transcript(game_id, self.store.read(game_id),
                                             self.seed(game_id)), version)
         ruling = {"version": version, "upheld": not finding.ok,
@@ -263,5 +272,6 @@ def _checks(game: Any, state: Any, command: dict[str, Any], seat: int) -> list[s
         return game.explain(state, command, seat)
     except Exception:
         log.exception("explaining a %s %s failed", game.name, command.get("type"))
-        return [f"It was seat {seat}'s decision and {command.get('type')} was one of the "
-                "commands open to it (the rules could not word their checks)."]
+        return [Text("It was seat {seat}'s decision and {command} was one of the commands open "
+                     "to it (the rules could not word their checks).", seat=seat,
+                     command=command.get("type"))]

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from games.core import Text
 from service.app.errors import BadRequest, RateLimited
 
 log = logging.getLogger(__name__)
@@ -38,7 +39,8 @@ class RateLimiter:
                 seen.popleft()
             if len(seen) >= self.per_second:
                 raise RateLimited("rate_limited",
-                                  f"At most {self.per_second} commands a second; slow down.",
+                                  "At most {per_second} commands a second; slow down.",
+                                  params={"per_second": self.per_second},
                                   retry_after=1)
             seen.append(now)
 
@@ -88,8 +90,11 @@ class WindowLimiter:
         if oldest is not None:
             retry_after = max(1, math.ceil(float(oldest) + self.period - now))
             raise RateLimited("rate_limited",
-                              f"At most {self.limit} {self.what} every {self.period} seconds; "
-                              f"try again in {retry_after} s.", retry_after=retry_after)
+                              "At most {limit} {what} every {period} seconds; try again in "
+                              "{retry_after} s.",
+                              params={"limit": self.limit, "what": self.what,
+                                      "period": self.period, "retry_after": retry_after},
+                              retry_after=retry_after)
 
 
 @dataclass(frozen=True)
@@ -103,9 +108,11 @@ class Quotas:
 
     @classmethod
     def from_config(cls, config: Any, client: Any) -> Quotas:
-        return cls(WindowLimiter(client, "players", config.players_per_minute, "new players"),
-                   WindowLimiter(client, "games", config.games_per_minute, "new games"),
-                   WindowLimiter(client, "disputes", config.disputes_per_minute, "disputes"))
+        return cls(WindowLimiter(client, "players", config.players_per_minute,
+                                 Text("new players")),
+                   WindowLimiter(client, "games", config.games_per_minute, Text("new games")),
+                   WindowLimiter(client, "disputes", config.disputes_per_minute,
+                                 Text("disputes")))
 
 
 # --- live streams (issue 23 item 4) -------------------------------------------------------------
@@ -338,11 +345,13 @@ class ReadBudget:
         wait = self._take(keys=[key], args=[repr(self.clock()), rate, burst, cost])
         if wait is not None:
             retry_after = max(1, math.ceil(float(wait)))
-            who = "an address without a token" if player_id is None else "a player"
+            who = Text("an address without a token") if player_id is None else Text("a player")
             raise RateLimited("read_budget_exceeded",
-                              f"This read costs {cost} units (1 + the events it reads); "
-                              f"{who} may read {rate} units a second. Try again in "
-                              f"{retry_after} s.", retry_after=retry_after, cost=cost)
+                              "This read costs {cost} units (1 + the events it reads); {who} may "
+                              "read {rate} units a second. Try again in {retry_after} s.",
+                              params={"cost": cost, "who": who, "rate": rate,
+                                      "retry_after": retry_after},
+                              retry_after=retry_after, cost=cost)
 
 
 # --- bots (issue 23 item 7) ---------------------------------------------------------------------
@@ -373,15 +382,17 @@ class BotGames:
         think = max((seat.get("think_ms") or 0 for seat in seats), default=0)
         if self.max_think_ms > 0 and think > self.max_think_ms:
             raise BadRequest("think_time_too_long",
-                             f"A bot may think at most {self.max_think_ms} ms a decision on "
-                             "this server.", details={"max_think_ms": self.max_think_ms})
+                             "A bot may think at most {max_think_ms} ms a decision on this server.",
+                             params={"max_think_ms": self.max_think_ms},
+                             details={"max_think_ms": self.max_think_ms})
         if self.per_player <= 0 or not _bots_only(seats):
             return
         running = self.running(player_id)
         if len(running) >= self.per_player:
             raise RateLimited("too_many_bot_games",
-                              f"You have {len(running)} bot-only games running; at most "
-                              f"{self.per_player} at once. Try again when one ends.",
+                              "You have {running} bot-only games running; at most {per_player} at "
+                              "once. Try again when one ends.",
+                              params={"running": len(running), "per_player": self.per_player},
                               retry_after=BOT_GAMES_RETRY_AFTER)
 
     def running(self, player_id: str) -> list[str]:

@@ -21,6 +21,8 @@ from urllib.parse import urlparse
 
 import requests
 
+from games.core import N_, Text
+from service.app import i18n
 from service.app.errors import BadRequest, NotFound
 from service.app.webhooks import UNREACHABLE, names_internal_host, resolve, schedule_retry
 
@@ -39,9 +41,9 @@ GONE = (404, 410)  # RFC 8030 §7.3: the subscription expired or was unsubscribe
 VAPID_KEY = "push:vapid"
 SUBJECT = "mailto:admin@tablestream.invalid"
 
-TITLES = {"game_started": "Your game started", "your_turn": "Your turn",
-          "clock_warning": "Your clock is running out", "game_over": "Game over",
-          "undo_asked": "A takeback is asked", "dispute_ruled": "Your dispute was ruled"}
+TITLES = {"game_started": N_("Your game started"), "your_turn": N_("Your turn"),
+          "clock_warning": N_("Your clock is running out"), "game_over": N_("Game over"),
+          "undo_asked": N_("A takeback is asked"), "dispute_ruled": N_("Your dispute was ruled")}
 
 
 def _subs_key(player_id: str) -> str:
@@ -52,12 +54,14 @@ def _deliveries_key(subscription_id: str) -> str:
     return f"push:deliveries:{subscription_id}"
 
 
-def payload(notice: dict[str, Any]) -> dict[str, Any]:
-    """What the service worker gets: a title and text to show, the page to open on a tap,
-    and the notice itself."""
+def payload(notice: dict[str, Any], locale: str = i18n.DEFAULT_LOCALE) -> dict[str, Any]:
+    """What the service worker gets: a title and text to show (in ``locale``), the page to
+    open on a tap, and the notice itself."""
     game = notice.get("game", "")
-    return {"title": TITLES.get(notice["kind"], notice["kind"]),
-            "body": f"{game} game {notice['game_id']}",
+    shown = game if locale == i18n.DEFAULT_LOCALE else i18n.game_title(game, locale)
+    return {"title": i18n.say(TITLES.get(notice["kind"], notice["kind"]), locale),
+            "body": i18n.say(Text("{game} game {game_id}", game=shown,
+                                  game_id=notice["game_id"]), locale),
             "url": f"/play/#/games/{notice['game_id']}", "notice": notice}
 
 
@@ -102,26 +106,39 @@ class PushSubscriptions:
                                                    serialization.PublicFormat.UncompressedPoint)
         return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
+    def _locale(self, player_id: str, record: dict[str, Any]) -> str:
+        """The language of a push: the player's choice (service.app.accounts), else the one the
+        subscription was made in, else English."""
+        chosen = self.redis.hget(f"players:{player_id}", "locale")
+        chosen = chosen.decode() if isinstance(chosen, bytes) else chosen
+        for locale in (chosen, record.get("locale")):
+            if locale in i18n.SUPPORTED_LOCALES:
+                return locale
+        return i18n.DEFAULT_LOCALE
+
     # --- the player's side --------------------------------------------------------------------
 
     def register(self, player_id: str, endpoint: str, p256dh: str, auth: str,
-                 kinds: list[str] | None) -> dict[str, Any]:
-        """A new subscription (a browser's PushSubscription.toJSON())."""
+                 kinds: list[str] | None, locale: str | None = None) -> dict[str, Any]:
+        """A new subscription (a browser's PushSubscription.toJSON()); its pushes are worded
+        in the player's chosen language, else in ``locale`` (the subscribing request's)."""
         self._check_endpoint(endpoint)
         kinds = sorted(set(kinds or PUSHED))
         unknown = set(kinds) - set(PUSHED)
         if unknown:
-            raise BadRequest("unknown_notice_kind", f"Pushes carry {', '.join(PUSHED)}.",
+            raise BadRequest("unknown_notice_kind", "Pushes carry {kinds}.",
+                                                    params={"kinds": ', '.join(PUSHED)},
                              errors={"events": sorted(unknown)})
         for existing in self.list(player_id):
             if existing["endpoint"] == endpoint:  # the same browser subscribing again
                 self.redis.hdel(_subs_key(player_id), existing["id"])
         if self.redis.hlen(_subs_key(player_id)) >= MAX_SUBSCRIPTIONS:
             raise BadRequest("too_many_push_subscriptions",
-                             f"A player may have {MAX_SUBSCRIPTIONS} push subscriptions.")
+                             "A player may have {max} push subscriptions.",
+                             params={"max": MAX_SUBSCRIPTIONS})
         record = {"id": "ps_" + secrets.token_hex(8), "endpoint": endpoint,
                   "keys": {"p256dh": p256dh, "auth": auth}, "events": kinds,
-                  "created": time.time()}
+                  "created": time.time(), "locale": locale}
         self.redis.hset(_subs_key(player_id), record["id"], json.dumps(record))
         return record
 
@@ -133,7 +150,8 @@ class PushSubscriptions:
     def delete(self, player_id: str, subscription_id: str) -> None:
         if not self.redis.hdel(_subs_key(player_id), subscription_id):
             raise NotFound("push_subscription_not_found",
-                           f"You have no push subscription {subscription_id}.")
+                           "You have no push subscription {subscription_id}.",
+                           params={"subscription_id": subscription_id})
         self.redis.delete(_deliveries_key(subscription_id))
 
     def deliveries(self, player_id: str, subscription_id: str) -> list[dict[str, Any]]:
@@ -189,7 +207,8 @@ class PushSubscriptions:
             self._check_endpoint(record["endpoint"])
             self._check_addresses(record["endpoint"])
             answer = webpush({"endpoint": record["endpoint"], "keys": record["keys"]},
-                             data=json.dumps(payload(delivery["notice"])),
+                             data=json.dumps(payload(delivery["notice"],
+                                                     self._locale(player_id, record))),
                              vapid_private_key=self.vapid(),
                              vapid_claims={"sub": self.subject}, timeout=TIMEOUT, ttl=TTL,
                              requests_session=_NO_REDIRECTS)
@@ -241,7 +260,8 @@ class PushSubscriptions:
         raw = self.redis.hget(_subs_key(player_id), subscription_id)
         if raw is None:
             raise NotFound("push_subscription_not_found",
-                           f"You have no push subscription {subscription_id}.")
+                           "You have no push subscription {subscription_id}.",
+                           params={"subscription_id": subscription_id})
         return json.loads(raw)
 
     def _trim(self, subscription_id: str) -> None:

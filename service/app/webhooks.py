@@ -85,10 +85,12 @@ class Webhooks:
         kinds = sorted(set(kinds or PUSHED))
         unknown = set(kinds) - set(PUSHED)
         if unknown:
-            raise BadRequest("unknown_notice_kind", f"Webhooks carry {', '.join(PUSHED)}.",
+            raise BadRequest("unknown_notice_kind", "Webhooks carry {kinds}.",
+                                                    params={"kinds": ', '.join(PUSHED)},
                              errors={"events": sorted(unknown)})
         if self.redis.hlen(_hooks_key(player_id)) >= MAX_WEBHOOKS:
-            raise BadRequest("too_many_webhooks", f"A player may have {MAX_WEBHOOKS} webhooks.")
+            raise BadRequest("too_many_webhooks", "A player may have {max} webhooks.",
+                                                  params={"max": MAX_WEBHOOKS})
         hook = {"id": "wh_" + secrets.token_hex(8), "url": url, "events": kinds,
                 "secret": secrets.token_urlsafe(32), "created": int(time.time())}
         self.redis.hset(_hooks_key(player_id), hook["id"], json.dumps(hook))
@@ -113,7 +115,8 @@ class Webhooks:
 
     def delete(self, player_id: str, webhook_id: str) -> None:
         if not self.redis.hdel(_hooks_key(player_id), webhook_id):
-            raise NotFound("webhook_not_found", f"You have no webhook {webhook_id}.")
+            raise NotFound("webhook_not_found", "You have no webhook {webhook_id}.",
+                                                params={"webhook_id": webhook_id})
 
     def deliveries(self, player_id: str, webhook_id: str) -> list[dict[str, Any]]:
         """The latest deliveries to one webhook, newest first, with their status."""
@@ -198,7 +201,8 @@ class Webhooks:
               with_secret: bool = False) -> dict[str, Any]:
         raw = self.redis.hget(_hooks_key(player_id), webhook_id)
         if raw is None:
-            raise NotFound("webhook_not_found", f"You have no webhook {webhook_id}.")
+            raise NotFound("webhook_not_found", "You have no webhook {webhook_id}.",
+                                                params={"webhook_id": webhook_id})
         hook = json.loads(raw)
         return hook if with_secret else _public(hook)
 

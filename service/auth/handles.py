@@ -58,7 +58,8 @@ def check(handle: str) -> str:
     shown = unicodedata.normalize("NFKC", handle)
     if not MIN_LENGTH <= len(shown) <= MAX_LENGTH:
         raise BadRequest("handle_length",
-                         f"A handle is {MIN_LENGTH} to {MAX_LENGTH} characters long.")
+                         "A handle is {min} to {max} characters long.",
+                         params={"min": MIN_LENGTH, "max": MAX_LENGTH})
     if not all(_SHAPE.fullmatch(ch) for ch in shown) or shown[0] in _PUNCTUATION \
             or shown[-1] in _PUNCTUATION:
         raise BadRequest("handle_characters",

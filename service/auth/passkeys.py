@@ -52,7 +52,8 @@ class Passkeys:
         existing = self.list(player["id"])
         if len(existing) >= MAX_PASSKEYS:
             raise BadRequest("too_many_passkeys",
-                             f"An account holds {MAX_PASSKEYS} passkeys; remove one first.")
+                             "An account holds {max} passkeys; remove one first.",
+                             params={"max": MAX_PASSKEYS})
         options = webauthn.generate_registration_options(
             rp_id=rp_id, rp_name=RP_NAME, user_name=handle, user_id=player["id"].encode(),
             user_display_name=player["name"],
@@ -75,7 +76,8 @@ class Passkeys:
                 expected_rp_id=challenge["rp_id"], expected_origin=challenge["origin"])
         except (InvalidRegistrationResponse, ValueError, KeyError, TypeError) as exc:
             raise BadRequest("passkey_not_verified",
-                             f"The passkey could not be verified: {exc}") from None
+                             "The passkey could not be verified: {reason}",
+                             params={"reason": exc}) from None
         credential_id = bytes_to_base64url(verified.credential_id)
         if not self.redis.set(_owner_key(credential_id), player_id, nx=True):
             raise BadRequest("passkey_exists", "That passkey is registered already.")

@@ -36,10 +36,11 @@ def check_new(password: str, handle: str | None = None) -> None:
     """BadRequest when ``password`` may not be chosen: too short or long, common, the handle."""
     if len(password) < MIN_LENGTH:
         raise BadRequest("password_too_short",
-                         f"A password has at least {MIN_LENGTH} characters; a few words "
-                         "make a good one.")
+                         "A password has at least {min} characters; a few words make a good one.",
+                         params={"min": MIN_LENGTH})
     if len(password) > MAX_LENGTH:
-        raise BadRequest("password_too_long", f"A password has at most {MAX_LENGTH} characters.")
+        raise BadRequest("password_too_long", "A password has at most {max} characters.",
+                                              params={"max": MAX_LENGTH})
     folded = password.casefold()
     if folded in common_passwords() or (handle and handle.casefold() in folded):
         raise BadRequest("password_too_common",

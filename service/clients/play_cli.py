@@ -2,7 +2,8 @@
 
 It knows no rules: it shows the table in words (service/clients/play_text.py), tells what the others
 did since your last look, and numbers the legal commands the server lists, each explained; the
-player picks one by number (Enter picks the first). Standard library only.
+player picks one by number (Enter picks the first). It speaks the terminal's language (LANG,
+e.g. ko_KR.UTF-8) and asks the server for it (Accept-Language), English the fallback.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from typing import Any
 
 import click
 
+from service.app import i18n
 from service.clients import play_text
+from service.clients.play_text import _
 
 
 def default_server() -> str:
@@ -34,6 +37,7 @@ class Client:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.base + path, data=data, method=method)
         request.add_header("Content-Type", "application/json")
+        request.add_header("Accept-Language", play_text.LOCALE)
         if self.token:
             request.add_header("Authorization", f"Bearer {self.token}")
         try:
@@ -49,9 +53,9 @@ class Client:
         except (urllib.error.URLError, OSError) as error:
             reason = getattr(error, "reason", error)
             raise click.ClickException(
-                f"Cannot reach the Tablestream server at {self.base} ({reason}). Is it "
-                "running? Start one with `make run`, or point --server or TABLESTREAM_URL "
-                "at yours.") from None
+                _("Cannot reach the Tablestream server at {server} ({reason}). Is it running? "
+                  "Start one with `make run`, or point --server or TABLESTREAM_URL at yours.")
+                .format(server=self.base, reason=reason)) from None
 
 
 @click.command()
@@ -68,13 +72,14 @@ class Client:
 def play(server: str, token: str | None, name: str | None, game_id: str | None,
          new_game: str | None, seats: str, options: tuple[str, ...], poll: float) -> None:
     """Play a game in the terminal against a running server."""
+    play_text.LOCALE = i18n.locale_from_environment()
     client = Client(server, token)
     if not token:
         if not name:
             raise click.UsageError("give --token or --name")
         player = client.call("POST", "/players", {"name": name})
         client.token = player["token"]
-        click.echo(f"You are {player['name']} ({player['id']}); token: {player['token']}")
+        click.echo(_("You are {name} ({id}); token: {token}").format(**player))
     if new_game:
         game_id = _create(client, new_game, seats, options)
     if not game_id:
@@ -88,7 +93,7 @@ def _create(client: Client, game: str, seats: str, options: tuple[str, ...]) -> 
             for s in (x.strip() for x in seats.split(","))]
     values = {k: json.loads(v) for k, v in (o.split("=", 1) for o in options)}
     created = client.call("POST", "/games", {"game": game, "seats": spec, "options": values})
-    click.echo(f"Created {game} game {created['id']}")
+    click.echo(_("Created {game} game {id}").format(game=game, id=created["id"]))
     return created["id"]
 
 
@@ -99,7 +104,8 @@ def _join_and_start(client: Client, game_id: str) -> None:
     if view["status"] == "open":
         free = [s["seat"] for s in view["seats"] if s["kind"] == "human" and not s["player"]]
         if free:
-            click.echo(f"Waiting for players in seats {free}; share the game id {game_id}.")
+            click.echo(_("Waiting for players in seats {seats}; share the game id {id}.")
+                       .format(seats=free, id=game_id))
         while free:
             time.sleep(1)
             view = client.call("GET", f"/games/{game_id}")
@@ -128,11 +134,11 @@ def _loop(client: Client, game_id: str, poll: float) -> None:
             continue
         for number, command in enumerate(legal, 1):
             click.echo(f"  {number:3}. {play_text.describe_command(command, game)}")
-        choice = click.prompt("Your move", default=1, type=click.IntRange(1, len(legal)))
+        choice = click.prompt(_("Your move"), default=1, type=click.IntRange(1, len(legal)))
         try:
             client.call("POST", f"/games/{game_id}/commands", legal[choice - 1])
         except click.ClickException as exc:
-            click.echo(f"Not accepted: {exc.message}")
+            click.echo(_("Not accepted: {reason}").format(reason=exc.message))
 
 
 def _tell(client: Client, game_id: str, game: dict[str, Any], told: int) -> int:

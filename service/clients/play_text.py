@@ -1,8 +1,8 @@
 """How `tablestream play` puts a game into words: the table as a person reads it (hands, the
 table, scores, whose turn), what the others just did, and each choice explained, with players'
-names instead of seat numbers. Standard library only, and it reads only what the API returns:
-the client still knows no rules. A game without a page of its own here is shown in a generic
-layout that works for any view.
+names instead of seat numbers, in the terminal's language (``LOCALE``, from LANG: issue 28). It
+reads only what the API returns: the client still knows no rules. A game without a page of its
+own here is shown in a generic layout that works for any view.
 """
 
 from __future__ import annotations
@@ -12,7 +12,19 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from service.app import i18n
+
 Game = dict[str, Any]
+LOCALE = i18n.DEFAULT_LOCALE  # set by `tablestream play` from the terminal's LANG
+
+
+def _(message: str) -> str:
+    """``message`` in the terminal's language (English when its catalog lacks it)."""
+    return i18n.gettext(message, LOCALE)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return i18n.translations(LOCALE).ngettext(singular, plural, n)
 
 # Keys that refer to seats, in views, events and commands: shown as the seat's player name.
 # ("turn" is left out: some games count turns with it.)
@@ -25,11 +37,11 @@ def names(game: Game) -> list[str]:
     out = []
     for seat in game["seats"]:
         if seat.get("kind") == "bot" or seat.get("bot"):
-            name = f"{seat.get('bot') or seat.get('level')} bot"
+            name = _("{level} bot").format(level=seat.get("bot") or seat.get("level"))
         else:
-            name = seat.get("name") or f"seat {seat['seat']}"
+            name = seat.get("name") or _("seat {seat}").format(seat=seat["seat"])
         if seat["seat"] == game.get("you"):
-            name += " (you)"
+            name += _(" (you)")
         out.append(name)
     return out
 
@@ -52,19 +64,33 @@ def describe_card(game_name: str, card: Any) -> str:
         from games.wotr.data import CARDS
         if text in CARDS:
             found = CARDS[text]
-            return f"{found.event} ({found.title}, initiative {found.initiative})"
+            return _("{event} ({title}, initiative {n})").format(
+                event=name_of(f"wotr.event.{text}", found.event),
+                title=name_of(f"wotr.combat.{text}", found.title), n=found.initiative)
         return text
     if game_name == "loot":
         if match := re.fullmatch(r"M(\d+)[a-z]?", text):
-            return f"{text} (merchant, {match[1]} gold)"
+            return _("{card} (merchant, {gold} gold)").format(card=text, gold=match[1])
         if match := re.fullmatch(r"P-(\w+)-(\d)[a-z]?", text):
-            skulls = "skull" if match[2] == "1" else "skulls"
-            return f"{text} ({match[1]} pirate, {match[2]} {skulls})"
+            return ngettext("{card} ({colour} pirate, {n} skull)",
+                            "{card} ({colour} pirate, {n} skulls)", int(match[2])).format(
+                card=text, colour=_colour(match[1]), n=match[2])
         if match := re.fullmatch(r"C-(\w+)", text):
-            return f"{text} ({match[1]} captain)"
+            return _("{card} ({colour} captain)").format(card=text, colour=_colour(match[1]))
         if text == "ADM":
-            return f"{text} (the admiral)"
+            return _("{card} (the admiral)").format(card=text)
     return text
+
+
+def name_of(context: str, english: str) -> str:
+    """A game's name for a thing (games.po: card, ship, region), in the terminal's language."""
+    return english if LOCALE == i18n.DEFAULT_LOCALE else \
+        i18n.translations(LOCALE).pgettext(context, english)
+
+
+def _colour(colour: str) -> str:
+    return colour if LOCALE == i18n.DEFAULT_LOCALE else \
+        name_of(f"loot.colour.{colour.lower()}", colour.capitalize())
 
 
 # --- the table -------------------------------------------------------------------------------
@@ -72,21 +98,22 @@ def describe_card(game_name: str, card: Any) -> str:
 def render(game: Game) -> list[str]:
     """The whole table: who is who and whose turn, then the game's own page."""
     who = names(game)
-    lines = [f"== {game['game']} · version {game['version']} · {game['status']}"]
-    lines.append("Players: " + ", ".join(f"{who[i]}" for i in range(len(who))))
+    lines = [_("== {game} · version {version} · {status}").format(
+        game=game["game"], version=game["version"], status=_(game["status"]))]
+    lines.append(_("Players: ") + ", ".join(f"{who[i]}" for i in range(len(who))))
     waiting = []
     for key, prompt in sorted(game.get("pending", {}).items()):
         seat = int(key)
         clock = ""
         if prompt.get("deadline"):
             left = max(0, round(prompt["deadline"] / 1000 - time.time()))
-            clock = f", {left // 60}:{left % 60:02d} left"
-        label = prompt.get("label") or ""
+            clock = _(", {clock} left").format(clock=f"{left // 60}:{left % 60:02d}")
+        label = i18n.say(prompt.get("label") or "", LOCALE)  # the server's words, or ours
         if seat == game.get("you"):
-            doing = f": {label}" if label and label != "your turn" else ""
-            waiting.append(f"YOUR TURN{doing}{clock}")
+            doing = f": {label}" if label and label not in ("your turn", _("your turn")) else ""
+            waiting.append(_("YOUR TURN") + f"{doing}{clock}")
         else:
-            waiting.append(f"waiting for {seat_name(seat, who)}{clock}")
+            waiting.append(_("waiting for {player}").format(player=seat_name(seat, who)) + clock)
     if waiting:
         lines.append("; ".join(waiting))
     view = game.get("view") or {}
@@ -98,20 +125,21 @@ def render(game: Game) -> list[str]:
 def loot_page(view: dict[str, Any], who: list[str], name: str) -> list[str]:
     lines = []
     if view.get("hand") is not None:
-        lines.append("Your hand: " + ", ".join(describe_card(name, c) for c in view["hand"]))
-    lines.append(f"Deck: {view.get('deck_count', '?')} cards; hands: " + ", ".join(
+        lines.append(_("Your hand: ") + ", ".join(describe_card(name, c) for c in view["hand"]))
+    lines.append(_("Deck: {n} cards; hands: ").format(n=view.get("deck_count", "?")) + ", ".join(
         f"{seat_name(i, who)} {n}" for i, n in enumerate(view.get("hand_counts", []))))
     ships = view.get("ships", [])
-    lines.append("At sea:" if ships else "At sea: no merchant ships")
+    lines.append(_("At sea:") if ships else _("At sea: no merchant ships"))
     for ship in ships:
-        attackers = [f"{seat_name(i, who)} {s} skulls" for i, s in
-                     enumerate(ship.get("strengths", [])) if s]
-        lines.append(f"  {ship['merchant']} ({ship['gold']} gold) of "
-                     f"{seat_name(ship['owner'], who)}"
-                     + (f", attacked by {', '.join(attackers)}" if attackers else "")
-                     + (f"; leading: {seat_name(ship['leader'], who)}"
+        attackers = [_("{player} {n} skulls").format(player=seat_name(i, who), n=s)
+                     for i, s in enumerate(ship.get("strengths", [])) if s]
+        lines.append("  " + _("{merchant} ({gold} gold) of {owner}").format(
+            merchant=ship["merchant"], gold=ship["gold"], owner=seat_name(ship["owner"], who))
+                     + (_(", attacked by {players}").format(players=", ".join(attackers))
+                        if attackers else "")
+                     + (_("; leading: {player}").format(player=seat_name(ship["leader"], who))
                         if ship.get("leader") is not None else ""))
-    lines.append("Ships won: " + ", ".join(f"{seat_name(i, who)} {n}"
+    lines.append(_("Ships won: ") + ", ".join(f"{seat_name(i, who)} {n}"
                                           for i, n in enumerate(view.get("won_counts", []))))
     return lines
 
@@ -122,17 +150,17 @@ def maskmen_page(view: dict[str, Any], who: list[str], name: str) -> list[str]:
     if isinstance(hand, list):
         groups: dict[str, list[str]] = {}
         for card in hand:
-            colour, _, number = str(card).partition("-")
+            colour, _sep, number = str(card).partition("-")
             groups.setdefault(colour, []).append(number or colour)
-        lines.append("Your hand: " + "; ".join(f"{c} x{len(n)}" for c, n in groups.items()))
+        lines.append(_("Your hand: ") + "; ".join(f"{c} x{len(n)}" for c, n in groups.items()))
     elif isinstance(hand, dict):
-        lines.append("Your hand: " + "; ".join(f"{c} x{n}" for c, n in hand.items() if n))
+        lines.append(_("Your hand: ") + "; ".join(f"{c} x{n}" for c, n in hand.items() if n))
     rnd = view.get("round") or {}
     plays = rnd.get("plays") or []
     if plays:
-        lines.append("This round: " + "; ".join(_play_text(p, who) for p in plays))
+        lines.append(_("This round: ") + "; ".join(_play_text(p, who) for p in plays))
     if view.get("scores") is not None:
-        lines.append("Scores: " + ", ".join(f"{seat_name(i, who)} {s}"
+        lines.append(_("Scores: ") + ", ".join(f"{seat_name(i, who)} {s}"
                                             for i, s in enumerate(view["scores"])))
     return lines
 
@@ -146,15 +174,15 @@ def _play_text(play: Any, who: list[str]) -> str:
 
 
 def faker_blue_page(view: dict[str, Any], who: list[str], name: str) -> list[str]:
-    lines = ["Health: " + ", ".join(
-        f"{seat_name(i, who)} {h}" + ("" if view.get("alive", [True] * 9)[i] else " (out)")
+    lines = [_("Health: ") + ", ".join(
+        f"{seat_name(i, who)} {h}" + ("" if view.get("alive", [True] * 9)[i] else _(" (out)"))
         for i, h in enumerate(view.get("health", [])))]
     if view.get("hand") is not None:
-        lines.append("Your hand: " + ", ".join(map(str, view["hand"])))
-    lines.append(f"Supply: {view.get('supply')}; deck: {view.get('deck')}; step: "
-                 f"{words(str(view.get('step', '')))}")
+        lines.append(_("Your hand: ") + ", ".join(map(str, view["hand"])))
+    lines.append(_("Supply: {supply}; deck: {deck}; step: {step}").format(
+        supply=view.get("supply"), deck=view.get("deck"), step=words(str(view.get("step", "")))))
     if view.get("public"):
-        lines.append("On the table: " + _compact(view["public"], who, name))
+        lines.append(_("On the table: ") + _compact(view["public"], who, name))
     return lines
 
 
@@ -162,8 +190,8 @@ def wotr_page(view: dict[str, Any], who: list[str], name: str) -> list[str]:
     """War of the Ring: the view's own summary (round, dice, VP, battle, hand, every army)."""
     lines = [line for line in view.get("summary") or [] if not line.startswith("hand:")]
     if view.get("hand") is not None:
-        lines.insert(2, "Your hand: " + ("; ".join(describe_card(name, c) for c in view["hand"])
-                                         or "no cards"))
+        lines.insert(2, _("Your hand: ") + ("; ".join(describe_card(name, c)
+                                                      for c in view["hand"]) or _("no cards")))
     return lines
 
 
@@ -214,41 +242,47 @@ PAGES: dict[str, Callable[[dict[str, Any], list[str], str], list[str]]] = {
 
 # --- what happened, and what you may do ---------------------------------------------------------
 
+def N_(message: str) -> str:
+    return message
+
+
 PLATFORM = {
-    "game_created": "The table is set up.",
-    "seat_joined": "{player} sat down.",
-    "game_started": "The game begins.",
-    "clock_expired": "{seat}'s clock ran out: the default move is played.",
-    "seat_replaced_by_bot": "{seat} timed out too often: a bot plays the seat now.",
-    "seat_reclaimed": "{seat} is back at the table.",
-    "undo_requested": "{by} asks to take back to version {to_version}.",
-    "undo_accepted": "The takeback is accepted.",
-    "undo_declined": "The takeback is declined.",
-    "rewound": "The game goes back to version {to_version}.",
-    "dispute_opened": "A dispute about version {version} is filed.",
-    "game_finished": "The game is over.",
-    "seed_revealed": "The game's secret seed is revealed for audit.",
+    "game_created": N_("The table is set up."),
+    "seat_joined": N_("{player} sat down."),
+    "game_started": N_("The game begins."),
+    "clock_expired": N_("{seat}'s clock ran out: the default move is played."),
+    "seat_replaced_by_bot": N_("{seat} timed out too often: a bot plays the seat now."),
+    "seat_reclaimed": N_("{seat} is back at the table."),
+    "undo_requested": N_("{by} asks to take back to version {to_version}."),
+    "undo_accepted": N_("The takeback is accepted."),
+    "undo_declined": N_("The takeback is declined."),
+    "rewound": N_("The game goes back to version {to_version}."),
+    "dispute_opened": N_("A dispute about version {version} is filed."),
+    "game_finished": N_("The game is over."),
+    "seed_revealed": N_("The game's secret seed is revealed for audit."),
 }
+STATUSES = (N_("open"), N_("running"), N_("finished"))
 
 
 def narrate(event: dict[str, Any], game: Game) -> str | None:
     """One event in words (None for ones not worth a line)."""
     who = names(game)
-    actor = seat_name(event.get("seat"), who) if event.get("seat") is not None else "The table"
+    actor = seat_name(event.get("seat"), who) if event.get("seat") is not None \
+        else _("The table")
     data = event.get("data")
     kind = event["type"]
     if kind in PLATFORM:
         fields = {k: seat_name(v, who) if k in SEAT_KEYS else v for k, v in (data or {}).items()}
         by_player = {s.get("player"): who[s["seat"]] for s in game["seats"] if s.get("player")}
         if "player" in fields:
-            fields["player"] = by_player.get(fields["player"], "a player")
+            fields["player"] = by_player.get(fields["player"], _("a player"))
         try:
-            return PLATFORM[kind].format(actor=actor, player=fields.get("player", "someone"),
+            return _(PLATFORM[kind]).format(actor=actor, player=fields.get("player", _("someone")),
                                          **{k: v for k, v in fields.items() if k != "player"})
         except (KeyError, IndexError):
             return f"{words(kind).capitalize()}."
     if data is None:
-        return f"{actor}: {words(kind)} (hidden from you)."
+        return f"{actor}: {words(kind)}" + _(" (hidden from you).")
     detail = _compact({k: v for k, v in data.items() if k != "seat"}, who, game["game"])
     return f"{actor}: {words(kind)}" + (f" — {detail}." if detail else ".")
 
@@ -280,7 +314,9 @@ def result_text(game: Game) -> str:
     scores = result.get("scores") or {}
     score_text = ", ".join(f"{seat_name(int(s), who)} {v}" for s, v in scores.items()
                            if str(s).isdigit())
-    summary = result.get("summary")  # a game's own sentence for how it ended
-    return (f"Game over. Winner{'s' if len(winners) != 1 else ''}: {', '.join(winners) or '-'}"
-            + (f". Scores: {score_text}" if score_text else "") + "."
+    summary = i18n.say(result.get("summary"), LOCALE)  # the game's sentence for its end
+    won = ", ".join(winners) or "-"
+    return (ngettext("Game over. Winner: {winners}", "Game over. Winners: {winners}",
+                     len(winners)).format(winners=won)
+            + (_(". Scores: {scores}").format(scores=score_text) if score_text else "") + "."
             + (f" {summary}" if summary else ""))

@@ -29,6 +29,7 @@ from service.http import (
     events_feed,
     games,
     health,
+    i18n,
     me,
     observability,
     players,
@@ -91,6 +92,7 @@ def create_app(config: Config | None = None, followups: Any = None,
     app.config.update(API_TITLE="Tablestream", API_VERSION=API_VERSION, OPENAPI_VERSION="3.1.0",
                       JSON_SORT_KEYS=False, API_SPEC_OPTIONS=_spec_options(), **_docs_config())
     observability.install(app, enabled=config.access_log)
+    i18n.install(app)
     # Werkzeug refuses a longer body (413) when it is read, chunked or not; limit_body refuses
     # a declared Content-Length at once, before authentication or any handler.
     app.config["MAX_CONTENT_LENGTH"] = config.max_body_bytes

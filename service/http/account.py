@@ -9,9 +9,12 @@ from urllib.parse import urlsplit
 from flask import request, url_for
 from flask.views import MethodView
 
+from service.app import i18n
 from service.http.account_schemas import (
     AccountEventOut,
     AccountOut,
+    LocaleIn,
+    LocaleOut,
     PasskeyIn,
     PasskeyOut,
     PasswordIn,
@@ -61,6 +64,35 @@ class Account(MethodView):
     def get(self):
         """Your account: handle, display name, whether it has a password, its passkeys."""
         return ctx().auth.account(current_player()["id"])
+
+
+@blp.route("/locale")
+class AccountLocale(MethodView):
+    @blp.response(200, LocaleOut)
+    @blp.errors(401)
+    def get(self):
+        """The language you chose for what the service says to you, if any."""
+        return _locale_out(ctx().accounts.locale(current_player()["id"]))
+
+    @blp.arguments(LocaleIn())
+    @blp.response(200, LocaleOut)
+    @blp.errors(400, 401)
+    def put(self, body):
+        """Choose the language the service speaks to you in, over Accept-Language (any token
+        holder, guest or account); null forgets the choice."""
+        tablestream = ctx()
+        player_id = current_player()["id"]
+        tablestream.accounts.set_locale(player_id, body["locale"])
+        if body["locale"] is not None:
+            # This answer already speaks it (Flask-Babel chose the locale before the change).
+            from flask_babel import refresh
+
+            refresh()
+        return _locale_out(body["locale"])
+
+
+def _locale_out(locale: str | None) -> dict[str, object]:
+    return {"locale": locale, "supported": list(i18n.SUPPORTED_LOCALES)}
 
 
 @blp.route("/password")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from service.app import i18n
 from service.auth import handles, passwords
 from service.http.schemas import UnixMillis
 
@@ -97,3 +98,18 @@ class AccountEventOut(ma.Schema):
     prev = fields.String(required=True, metadata={"description": "The hash of the event before"})
     hash = fields.String(required=True, metadata={
         "description": "SHA-256 of this event's canonical JSON with prev"})
+
+
+class LocaleIn(ma.Schema):
+    locale = fields.String(required=True, allow_none=True,
+                           validate=validate.OneOf(i18n.SUPPORTED_LOCALES), metadata={
+                               "description": "The language the service speaks to you in "
+                                              "(problem details, notices); null: as your "
+                                              "client's Accept-Language asks"})
+
+
+class LocaleOut(ma.Schema):
+    locale = fields.String(required=True, allow_none=True, metadata={
+        "description": "The language you chose, or null"})
+    supported = fields.List(fields.String(), required=True, metadata={
+        "description": "The languages the service speaks; English is the fallback"})

@@ -7,6 +7,7 @@ from flask.views import MethodView
 from service.http.blueprint import Blueprint
 from service.http.context import charge_read, ctx, current_player, optional_player
 from service.http.games import game_wire
+from service.http.i18n import localize
 from service.http.schemas import AuditOut, CommandOut, DisputeIn, ExplainOut
 from service.http.wire import answer, event_out
 
@@ -33,7 +34,9 @@ class Explain(MethodView):
         service = ctx().service
         charge_read(version)  # it replays the log up to there (issue 23 item 5)
         viewer = service.viewer_for(service.projection(game_id), optional_player())
-        return service.explain(game_id, version, viewer)
+        body = service.explain(game_id, version, viewer)
+        body["checks"] = [localize(line) for line in body["checks"]]
+        return body
 
 
 @blp.route("/<game_id>/disputes")

@@ -49,7 +49,8 @@ class BadRequestParser(FlaskParser):
             depth = json_depth(body)
         if depth > MAX_JSON_DEPTH:
             raise BadRequest("malformed_json",
-                             f"The request body nests deeper than {MAX_JSON_DEPTH} levels.")
+                             "The request body nests deeper than {max} levels.",
+                             params={"max": MAX_JSON_DEPTH})
         return body
 
 

@@ -65,6 +65,8 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("post", "/v1/me/tokens/{token_id}/rotate"): ("rotateToken", "required"),
     ("post", "/v1/account"): ("signUp", "optional"),
     ("get", "/v1/account"): ("getAccount", "required"),
+    ("get", "/v1/account/locale"): ("getLocale", "required"),
+    ("put", "/v1/account/locale"): ("setLocale", "required"),
     ("put", "/v1/account/password"): ("setPassword", "required"),
     ("post", "/v1/account/passkeys/options"): ("passkeyRegistrationOptions", "required"),
     ("post", "/v1/account/passkeys"): ("addPasskey", "required"),

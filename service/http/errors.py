@@ -19,7 +19,9 @@ from werkzeug.exceptions import HTTPException, InternalServerError, RequestEntit
 
 from events.redis_store import is_outage
 from events.store import StoreUnavailable
+from games.core import N_, Text
 from service.app.errors import ServiceError
+from service.http.i18n import localize, localize_all
 from service.runtime.problems import HTTP_CODES, PROBLEM_JSON, PROBLEM_TYPE
 
 STORE_RETRY_AFTER = 2  # seconds: a restarted Redis or a failed-over master is back by then
@@ -77,7 +79,8 @@ def limit_body() -> None:
         if declared is not None:
             limit = req.max_content_length
             if limit is not None and int(declared) > limit:
-                raise RequestEntityTooLarge(f"The request body is over {limit} bytes, the limit.")
+                raise RequestEntityTooLarge(
+                    Text("The request body is over {limit} bytes, the limit.", limit=limit))
         return
     limit = req.max_content_length
     size = req.content_length
@@ -87,7 +90,8 @@ def limit_body() -> None:
         if size >= limit and req.environ["wsgi.input"].read(1):
             size += 1
     if limit is not None and size is not None and size > limit:
-        raise RequestEntityTooLarge(f"The request body is over {limit} bytes, the limit.")
+        raise RequestEntityTooLarge(
+            Text("The request body is over {limit} bytes, the limit.", limit=limit))
 
 
 class FinishedSpec(apispec.APISpec):
@@ -133,7 +137,13 @@ class ProblemApi(Api):
             from service.http.games import postable
 
             extra["legal_commands"] = postable(extra["legal_commands"], extra["version"])
-        response = problem(error.status, error.code, error.title, error.detail, **extra)
+        if "errors" in extra:
+            extra["errors"] = localize_all(extra["errors"])
+        if isinstance(extra.get("details"), dict) and "fields" in extra["details"]:
+            extra["details"] = {**extra["details"],
+                                "fields": localize_all(extra["details"]["fields"])}
+        response = problem(error.status, error.code, localize(error.title),
+                           localize(error.detail), **extra)
         if "retry_after" in error.extra:
             response.headers["Retry-After"] = str(error.extra["retry_after"])
         return response
@@ -146,17 +156,18 @@ class ProblemApi(Api):
             error = StoreUnavailable(f"the append-only file cannot be written ({error})")
         if isinstance(error, StoreUnavailable):
             reason, retry_after = error.reason, error.retry_after
-            detail = f"The game store accepts no writes now: {reason}."
+            detail = Text("The game store accepts no writes now: {reason}.", reason=reason)
         elif is_outage(error):
             reason, retry_after = f"{type(error).__name__}: {error}", STORE_RETRY_AFTER
-            detail = "The game store cannot be reached now."
+            detail = Text("The game store cannot be reached now.")
         else:
             current_app.log_exception(sys.exc_info())
             return self.handle_http_exception(InternalServerError())
         reason = " ".join(reason.split())  # one line, whatever Redis put in its message
         log.warning("store unavailable: %s %s: %s", request.method, request.path, reason)
-        response = problem(503, "store_unavailable", "Service unavailable",
-                           f"{detail} Retry after {retry_after} s.", retry_after=retry_after)
+        response = problem(503, "store_unavailable", localize(N_("Service unavailable")),
+                           localize(Text("{detail} Retry after {retry_after} s.", detail=detail,
+                                         retry_after=retry_after)), retry_after=retry_after)
         response.headers["Retry-After"] = str(retry_after)
         return response
 
@@ -169,10 +180,12 @@ class ProblemApi(Api):
         if status in (400, 422) and errors is not None:
             status = 400  # a request that fails its schema is malformed, not a rule violation
             code = "malformed_json" if _is_json_error(errors) else "invalid_request"
-            detail = "The request body is not valid JSON." if code == "malformed_json" \
-                else "The request does not match its schema."
-        response = problem(status, code, error.name if status == error.code else "Bad Request",
-                           detail, errors=errors)
+            detail = N_("The request body is not valid JSON.") if code == "malformed_json" \
+                else N_("The request does not match its schema.")
+        response = problem(status, code,
+                           localize(error.name if status == error.code else "Bad Request"),
+                           localize(detail),
+                           errors=None if errors is None else localize_all(errors))
         for name, value in (data.get("headers") or {}).items():
             response.headers[name] = value
         return response

@@ -17,6 +17,7 @@ from service.http import wire
 from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import bearer_token, ctx, current_player, hold_stream
 from service.http.errors import end_on_outage
+from service.http.i18n import current_locale
 from service.http.paging import ETAG_OF_LIST, NEXT_LINK, next_link, page_answer
 from service.http.schemas import (
     DeliveryOut,
@@ -245,7 +246,7 @@ class PushSubscriptionList(MethodView):
         player = current_player()
         record = ctx().service.inbox.push.register(
             player["id"], body["endpoint"], body["keys"]["p256dh"], body["keys"]["auth"],
-            body.get("events"))
+            body.get("events"), current_locale())
         return record, 201, {"Location": url_for("me.PushDeliveries",
                                                  subscription_id=record["id"])}
 

@@ -114,7 +114,8 @@ class Leaderboard(MethodView):
     def get(self, query, game):
         """A game's leaderboard, best first, a page at a time (pass `next` as `cursor`)."""
         if game not in REGISTRY or game in UNLISTED:
-            raise NotFound("unknown_game_type", f"No game named {game!r} is hosted.")
+            raise NotFound("unknown_game_type", "No game named {game!r} is hosted.",
+                                                params={"game": game})
         tablestream = ctx()
         after = _cursor(query["cursor"]) if query.get("cursor") else None
         limit = query["limit"]

@@ -7,6 +7,7 @@ from flask.views import MethodView
 from service.http.blueprint import Blueprint
 from service.http.context import ctx, current_player
 from service.http.games import game_wire
+from service.http.i18n import localize
 from service.http.schemas import GameOut, UndoAnswer, UndoCheckOut, UndoRequest
 from service.http.wire import answer
 
@@ -19,7 +20,8 @@ class Undo(MethodView):
     @blp.errors(401, 403, 404)
     def get(self, game_id):
         """Whether you may take back your last move now, before asking (and who must agree)."""
-        return ctx().service.undo_check(game_id, current_player()["id"])
+        check = ctx().service.undo_check(game_id, current_player()["id"])
+        return {**check, "detail": localize(check["detail"])}
 
     @blp.arguments(UndoRequest(), required=False)
     @blp.response(200, GameOut)

@@ -16,6 +16,8 @@ from typing import Any
 import orjson
 from flask import Response
 
+from service.http.i18n import localize
+
 _OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 
@@ -66,8 +68,16 @@ def seat_out(seat: dict[str, Any]) -> dict[str, Any]:
 def prompt_out(prompt: dict[str, Any]) -> dict[str, Any]:
     """schemas.PromptOut."""
     return {"kinds": [str(kind) for kind in prompt["kinds"]], "since": _int(prompt["since"]),
-            "clock": _str(prompt["clock"]), "label": _str(prompt["label"]),
+            "clock": _str(prompt["clock"]), "label": localize(_str(prompt["label"])),
             "deadline": _millis(prompt["deadline"])}
+
+
+def _result(result: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A result, its ``summary`` (a game's own sentence for how it ended) in the reader's
+    language."""
+    if not result or not result.get("summary"):
+        return result
+    return {**result, "summary": localize(result["summary"])}
 
 
 def game_out(body: dict[str, Any]) -> dict[str, Any]:
@@ -79,7 +89,7 @@ def game_out(body: dict[str, Any]) -> dict[str, Any]:
             "you": _int(body["you"]), "view": body["view"],
             "pending": {str(seat): prompt_out(prompt)
                         for seat, prompt in body["pending"].items()},
-            "legal_commands": body["legal_commands"], "result": body["result"],
+            "legal_commands": body["legal_commands"], "result": _result(body["result"]),
             "undo": body["undo"]}
 
 
@@ -102,10 +112,11 @@ def projection_out(game_id: str, projection: Any, viewer: Any, view: Any,
             "pending": {str(seat): {"kinds": [str(kind) for kind in opened["kinds"]],
                                     "since": _int(opened["since"]),
                                     "clock": _str(opened.get("clock", "turn")),
-                                    "label": _str(opened.get("label", "")),
+                                    "label": localize(_str(opened.get("label", ""))),
                                     "deadline": _millis(projection.deadline(int(seat)))}
                         for seat, opened in data["opened"].items()},
-            "legal_commands": legal, "result": data.get("result"), "undo": data.get("undo")}
+            "legal_commands": legal, "result": _result(data.get("result")),
+            "undo": data.get("undo")}
 
 
 def event_out(event: dict[str, Any]) -> dict[str, Any]:

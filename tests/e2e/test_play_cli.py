@@ -18,3 +18,16 @@ def test_play_cli_creates_a_game_and_plays_it_to_the_end(server):
     assert "Created tally game" in result.output
     assert "Game over. Winner: ann (you). Scores: ann (you) 1." in result.output
     assert "YOUR TURN" in result.output and "Players: ann (you)" in result.output
+
+
+def test_play_cli_speaks_korean_under_a_korean_lang(server):
+    result = CliRunner().invoke(main, ["play", "--server", server, "--name", "민지", "--new",
+                                       "tally", "--seats", "human", "--option", "target=5",
+                                       "--poll", "0.05"], input="3\n3\n",
+                                env={"LANG": "ko_KR.UTF-8", "LANGUAGE": None, "LC_ALL": None,
+                                     "LC_MESSAGES": None})
+    assert result.exit_code == 0, result.output
+    assert "tally 게임" in result.output and "을(를) 만들었습니다" in result.output
+    assert "내 차례" in result.output and "플레이어: 민지 (나)" in result.output
+    assert "게임 종료. 승자: 민지 (나). 점수: 민지 (나) 1." in result.output
+    assert "YOUR TURN" not in result.output and "Game over" not in result.output

@@ -78,3 +78,12 @@ def test_the_client_finds_a_local_server_on_port():
     result = CliRunner().invoke(main, ["play", "--name", "ann", "--new", "loot"],
                                 env={"PORT": "1", "TABLESTREAM_URL": ""})
     assert "http://127.0.0.1:1/v1" in result.output
+
+
+def test_the_terminal_names_cards_and_the_table_in_korean(monkeypatch):
+    monkeypatch.setattr(play_text, "LOCALE", "ko")
+    assert play_text.describe_card("loot", "M8a") == "M8a (상선, 8 골드)"
+    assert play_text.describe_card("loot", "P-blue-1a") == "P-blue-1a (파랑 해적선, 해골 1개)"
+    assert play_text.describe_card("wotr", "the_spirit_of_mordor").endswith(", 우선권 1)")
+    assert play_text.narrate({"type": "game_started", "version": 2, "data": {}},
+                             {"seats": [], "you": None}) == "게임이 시작됩니다."

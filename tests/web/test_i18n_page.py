@@ -152,6 +152,7 @@ def test_the_language_follows_the_browser_and_a_choice_on_the_page_is_remembered
         page.get_by_role("button", name="입장").click()
         page.get_by_role("heading", name="새 게임").wait_for()
         # Titles and numbers in the language: the games' Korean names in the form.
+        page.locator("#new-game option", has_text="루트").wait_for(state="attached")
         options = page.locator("#new-game option").all_inner_texts()
         assert "루트" in options and "맥 블래스트" in options and "마스크맨" in options
     finally:

@@ -22,6 +22,11 @@ export function label(command) {
 // The shell's moves panel asks which wrestler, then how many, once the plays are many.
 export const narrowed = ['play'];
 
+// The title of a chooser of one kind of move.
+export function typeLabel(type) {
+  return type === 'play' ? t('Play cards') : null;
+}
+
 export function choiceLabel(path, value) {
   if (path === 'wrestler') return title(value);
   if (path === 'count') return t('Play {n}', { n: value });

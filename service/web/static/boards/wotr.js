@@ -123,6 +123,12 @@ export function label(c, view) {
 // move (issue 27 item 4): from where, to where, with which die; a muster die's recruits.
 export const narrowed = ["move", "second_move", "attack", "muster"];
 
+// The title of a chooser of one kind of move.
+export function typeLabel(type) {
+  return { move: t("Move"), second_move: t("Second move"), attack: t("Attack"),
+    muster: t("Muster") }[type] || null;
+}
+
 export function choiceLabel(path, value) {
   switch (path) {
     case "die": return t("{face} die", { face: FACE[value] || value });

@@ -334,7 +334,8 @@ def sample_state(seen: Seen, rng: Rng) -> dict[str, Any]:
         "boxes": view["boxes"],
         "reinf": view["reinforcements"], "dead": view["eliminated"],
         "control": view["control"], "politics": view["politics"], "discards": view["discards"],
-        "exiles": view.get("exiles", {}), "battle": view["battle"], "over": view["over"],
+        "exiles": view.get("exiles", {}), "fp_acted": view.get("fp_acted"),
+        "battle": view["battle"], "over": view["over"],
         "winner": view["winner"], "reason": view["reason"]}))
     if state["seats"] > 2:
         state["next"] = dict(view["acting"])

@@ -59,6 +59,7 @@ from games.wotr.data import (
 )
 from games.wotr.engine import (
     Tx,
+    acted,
     at_war,
     battle_seat,
     card_data,
@@ -242,6 +243,7 @@ class WarOfTheRing(ShortlistGame):
                die=die)
         if kind == SKIP_DIE:
             tx.emit(DIE_USED, side=side, die=die, action="skip")
+            acted(tx, side, [])  # §16: an action with no Nation
             end_action(tx, side)
         elif kind in (MOVE, ATTACK):
             orders.order(tx, side, command)
@@ -249,7 +251,10 @@ class WarOfTheRing(ShortlistGame):
             ensure(die in MUSTER_FACES, "wrong_die", "Mustering needs a Muster die (§2).")
             recruits = [(r["nation"], r["kind"], r["region"]) for r in command["recruits"]]
             self._check_muster(state, side, recruits)
+            nations = [nation for nation, _, _ in recruits]
+            seats.check_alternation(state, side, nations)
             tx.emit(DIE_USED, side=side, die=die, action="muster")
+            acted(tx, side, nations)
             for nation, what, region in recruits:
                 figures = [0, 0, 0]
                 figures[_KIND_INDEX[what]] = 1
@@ -260,13 +265,16 @@ class WarOfTheRing(ShortlistGame):
             nation = command["nation"]
             ensure(nation in self._diplomacy_nations(state, side), "cannot_advance",
                    "That Nation cannot advance on the Political track now (§9).", nation=nation)
+            seats.check_alternation(state, side, [nation])
             tx.emit(DIE_USED, side=side, die=die, action="diplomacy")
+            acted(tx, side, [nation])
             tx.emit(POLITICAL_ADVANCED, nation=nation, step=state["politics"][nation]["step"] - 1)
             end_action(tx, side)
         elif kind == DRAW_CARD:
             ensure(die in EVENT_FACES, "wrong_die", "Drawing a card needs an Event die (§12).")
             ensure(bool(state["decks"][side]), "deck_empty", "Your Strategy deck is empty.")
             tx.emit(DIE_USED, side=side, die=die, action="draw")
+            acted(tx, side, [])  # §16: an action with no Nation
             tx.emit(CARD_DRAWN, **card_data(state, tx.seat), card=state["decks"][side][0])
             if not over_hand_limit(tx.state):
                 end_action(tx, side)
@@ -381,9 +389,13 @@ class WarOfTheRing(ShortlistGame):
                     out.extend(orders.moves_from(state, side, src, MOVE, die))
                 out.extend(orders.attacks(state, side, die))
             if die in MUSTER_FACES:
-                out.extend(self._musters(state, side, die))
+                # §16: the lone Free Peoples player of a 3-seat game alternates its Nations
+                repeated = set(seats.last_acted(state).get("nations", ())) if (
+                    seats.alternates(state, side)) else set()
+                out.extend(c for c in self._musters(state, side, die)
+                           if not repeated & {r["nation"] for r in c["recruits"]})
                 out.extend({"type": DIPLOMACY, "die": die, "nation": n}
-                           for n in self._diplomacy_nations(state, side))
+                           for n in self._diplomacy_nations(state, side) if n not in repeated)
             if die in EVENT_FACES and state["decks"][side]:
                 out.append({"type": DRAW_CARD, "die": die})
             out.append({"type": SKIP_DIE, "die": die})

@@ -22,6 +22,8 @@ Where the spec and the seed are silent, these choices hold (each has a test):
   Free Peoples win.
 - With 3 or 4 seats (seats.py, wotr.md §16) a seat commands its own Nations and the armies in
   its charge; the attacking seat and the seat in charge of the defending army decide a battle.
+  With 3 the lone Free Peoples player may not act twice in a row with the same Nation, nor with
+  the same mixed army (seats.check_alternation; ``fp_acted`` in the state and view).
 """
 
 from __future__ import annotations
@@ -154,7 +156,10 @@ class WarOfTheRing(ShortlistGame):
     title = "War of the Ring — the war of nations"
     min_seats = 2
     max_seats = 4  # decisions block: two seats per side (3 or 4 players, wotr.md §16)
-    rules_version = "2"  # issue 24: figures chosen kind by kind; attackers stay in their region
+    # "2" (issue 24): figures chosen kind by kind; attackers stay in their region. "3": the lone
+    # Free Peoples player of a 3-seat game alternates its Nations (wotr.md §16; 2-seat games
+    # and their logs are unchanged).
+    rules_version = "3"
     spec = "shared/rules/wotr.md"
     options = WotrOptionsSchema
     commands = COMMANDS

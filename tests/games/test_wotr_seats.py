@@ -199,6 +199,8 @@ def test_the_lone_free_peoples_player_may_not_act_twice_in_a_row_with_the_same_n
     state["control"]["Pelargir"] = FP
     assert GAME.view(state, WK3)["fp_acted"] == {"nations": ["gondor"], "armies": [],
                                                 "before": None}  # public
+    assert "fp last acted with gondor: not again in a row (3 players)" in GAME.view(
+        state, WK3)["summary"]
     state = _step(state, WK3 if GAME.pending(state).get(WK3) else SARUMAN3,
                   {"type": "skip_die", "die": "army"})
     assert set(GAME.pending(state)) == {LONE_FP}

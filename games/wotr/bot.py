@@ -295,7 +295,8 @@ EXPERT_CANDIDATES = 4  # commands searched per decision: the favourite and basic
 # besieging force): the expert takes basic's choice there without searching. Searching them
 # spent the think time on a choice the heuristic already makes well (its Nazgûl kept home from
 # a hopeless attack) and, at a small budget, let the noise of two worlds talk it out of it:
-# expert vs basic (south, think 50 ms) fell from 72 % to 57 % when figures became a choice.
+# expert vs basic (south, think 50 ms) fell from 72 % to 57 % when figures became a choice;
+# with basic's figures it wins 65.0 % [95 % CI 55.3-73.6] of 100 games (selfplay seed).
 FIGURE_CHOICES = (CHOOSE_FIGURES, ADVANCE, BESIEGE)
 
 

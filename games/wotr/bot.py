@@ -23,7 +23,14 @@ from games.wotr import seats
 from games.wotr.battle import legal as battle_legal
 from games.wotr.data import CARDS, DECKS, FP, NATION_SIDE, REGIONS, SH, SIDES, STRONGHOLD
 from games.wotr.engine import battle_seat, initial, vp
-from games.wotr.model import COMBAT_CARD, DICE_ROLLED, ROUND_STARTED
+from games.wotr.model import (
+    ADVANCE,
+    BESIEGE,
+    CHOOSE_FIGURES,
+    COMBAT_CARD,
+    DICE_ROLLED,
+    ROUND_STARTED,
+)
 
 Bot = Callable[[Seen, Rng], Command]
 Army = dict[str, list[int]]
@@ -284,14 +291,24 @@ def _score(b: _Board, c: Command) -> float:
 # --- the expert level's hooks (games/expert.py) ----------------------------------------------
 
 EXPERT_CANDIDATES = 4  # commands searched per decision: the favourite and basic's next best
+# The follow-ups that only choose which figures go (a declared move or attack, an advance, a
+# besieging force): the expert takes basic's choice there without searching. Searching them
+# spent the think time on a choice the heuristic already makes well (its Nazgûl kept home from
+# a hopeless attack) and, at a small budget, let the noise of two worlds talk it out of it:
+# expert vs basic (south, think 50 ms) fell from 72 % to 57 % when figures became a choice;
+# with basic's figures it wins 65.0 % [95 % CI 55.3-73.6] of 100 games (selfplay seed).
+FIGURE_CHOICES = (CHOOSE_FIGURES, ADVANCE, BESIEGE)
 
 
 def shortlist(seen: Seen, favourite: Command, size: int = EXPERT_CANDIDATES) -> list[Command]:
     """The commands the expert searches: the ``basic`` choice, then the others ``basic``
-    scores highest (in a battle, the first listed); at most ``size``, in legal order. A round
+    scores highest (in a battle, the first listed); at most ``size``, in legal order; for a
+    figure choice (``FIGURE_CHOICES``) the ``basic`` choice alone, so it is not searched. A round
     offers dozens of moves and musters and a playout costs milliseconds, so searching all of
     them would leave two worlds each; this reads only the seat's view and legal commands."""
     legal = seen.legal
+    if legal and legal[0]["type"] in FIGURE_CHOICES and favourite in legal:
+        return [favourite]  # basic's figures, unsearched (see FIGURE_CHOICES)
     rest = [c for c in legal if c != favourite]
     if seen.view["battle"] is None:
         board = _Board(seen.view)
@@ -318,7 +335,8 @@ def sample_state(seen: Seen, rng: Rng) -> dict[str, Any]:
         "boxes": view["boxes"],
         "reinf": view["reinforcements"], "dead": view["eliminated"],
         "control": view["control"], "politics": view["politics"], "discards": view["discards"],
-        "exiles": view.get("exiles", {}), "battle": view["battle"], "over": view["over"],
+        "exiles": view.get("exiles", {}), "fp_acted": view.get("fp_acted"),
+        "battle": view["battle"], "over": view["over"],
         "winner": view["winner"], "reason": view["reason"]}))
     if state["seats"] > 2:
         state["next"] = dict(view["acting"])

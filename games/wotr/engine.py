@@ -28,6 +28,7 @@ from games.wotr.data import (
     STRONGHOLD,
 )
 from games.wotr.model import (
+    ACTED_WITH,
     ACTION_CLOSED,
     ACTION_OPENED,
     ARMY_RETREATED,
@@ -98,6 +99,7 @@ def initial(data: dict[str, Any]) -> State:
         "hands": ({FP: [], SH: []} if n_seats == 2 else {str(s): [] for s in range(n_seats)}),
         "decks": {s: list(data["decks"][s]) for s in SIDES}, "seats": n_seats,
         "discards": {FP: [], SH: []}, "battle": None, "totals": totals, "exiles": {},
+        "fp_acted": None,
         "over": False, "winner": None, "reason": None,
     }
 
@@ -123,6 +125,8 @@ def evolve(state: State, event: Event) -> State:
                            "to": list(data["to"]), "arrived": copy.deepcopy(data["arrived"])}
     elif kind == ACTION_CLOSED:
         state["action"] = None
+    elif kind == ACTED_WITH:
+        _acted(state, data)
     elif kind == ORDER_DECLARED:
         state["order"] = copy.deepcopy(data)
     elif kind == FIGURES_CHOSEN:
@@ -195,6 +199,30 @@ def evolve(state: State, event: Event) -> State:
     elif kind == GAME_STARTED:
         return initial(data)
     return state
+
+
+def _acted(state: State, data: dict[str, Any]) -> None:
+    """Keep ``fp_acted`` (seats.py): a new action's record, the previous one kept as ``before``;
+    a second move of the same action adds to it."""
+    last = state.get("fp_acted")
+    if data.get("more") and last:
+        state["fp_acted"] = {
+            "nations": sorted({*last["nations"], *data["nations"]}),
+            "armies": sorted({*last["armies"], *data["armies"]}), "before": last.get("before")}
+        return
+    before = None if last is None else {"nations": last["nations"], "armies": last["armies"]}
+    state["fp_acted"] = {"nations": list(data["nations"]), "armies": list(data["armies"]),
+                         "before": before}
+
+
+def acted(tx: Tx, side: str, nations: list[str], armies: list[str] | None = None,
+          more: bool = False) -> None:
+    """Record what an action of the lone Free Peoples player of a 3-seat game acted with
+    (wotr.md §16); nothing for any other seat."""
+    if seats.alternates(tx.state, side):
+        extra = {"more": True} if more else {}
+        tx.emit(ACTED_WITH, side=side, nations=sorted(set(nations)),
+                armies=sorted(set(armies or ())), **extra)
 
 
 def _hand(data: dict[str, Any]) -> str:

@@ -16,6 +16,8 @@ State (plain JSON data; ``evolve`` mutates it in place)::
     politics            {nation: {"step": steps to At War, "active": bool}} (§9)
     exiles              {region: [nation]}: units of a Nation not At War that retreated into
                         another Nation's land and must leave it with their next move (§3)
+    fp_acted            None, or in a 3-seat game what the Free Peoples' last action acted
+                        with: {nations, armies, before} (wotr.md §16, seats.py)
     hands, decks, discards   {side: [card id]} (§12)
     battle              None, or the battle in progress (see battle.py)
     totals              {nation: [...]}: figures of each Nation in this scenario (conservation)
@@ -157,6 +159,9 @@ ACTION_OPENED = "action_opened"  # an Army die may move a second army
 ACTION_CLOSED = "action_closed"
 ORDER_DECLARED = "order_declared"  # a move or attack waiting for its figures: {side, order, ...}
 FIGURES_CHOSEN = "figures_chosen"  # the declared order's figures: {side, figures}
+# The lone Free Peoples player of a 3-seat game (wotr.md §16): what its action acted with,
+# {side, nations, armies, more?} (more: a second move, part of the same action); see seats.py.
+ACTED_WITH = "acted_with"
 # Figure transfers: {src, dst, figures}; locations are a region (its field army), "box:<region>"
 # (a besieged army), "reinf", "dead" or "att": the attacking force of the battle in progress,
 # which never leaves its region (wotr.md §4, the seed: "공격군이 전투 지역으로 들어가지

@@ -11,9 +11,18 @@ from collections.abc import Callable
 from typing import Any
 
 from games.core import Command, Prompt, Rejected, State, ensure
-from games.wotr import battle
+from games.wotr import battle, seats
 from games.wotr.data import REGIONS
-from games.wotr.engine import Tx, at_war, end_action, entered, field_side, may_move, neighbours
+from games.wotr.engine import (
+    Tx,
+    acted,
+    at_war,
+    end_action,
+    entered,
+    field_side,
+    may_move,
+    neighbours,
+)
 from games.wotr.figures import (
     Counts,
     as_counts,
@@ -106,6 +115,8 @@ def check_move(state: State, side: str, command: Command, die: str | None) -> Ar
     going = pick(army, want, unit_may_go)
     check_split(less(region, going), going, needs_unit=False, needs_leader=die == "character",
                 joins_units=joins)
+    seats.check_alternation(state, side, army=going, region=src,
+                            second=command["type"] == SECOND_MOVE)
     return going
 
 
@@ -147,6 +158,7 @@ def check_attack(state: State, side: str, command: Command, die: str,
     want = as_counts(command) if command.get("figures") is not None else most
     force = pick(army, want, unit_may_go)
     check_split(less(army, force), force, needs_unit=True, needs_leader=die == "character")
+    seats.check_alternation(state, side, army=force, region=src)
     return origin, dst, kind, force
 
 
@@ -211,11 +223,15 @@ def _carry_out(tx: Tx, side: str, command: Command) -> None:
     if kind == ATTACK:
         origin, region, battle_kind, force = check_attack(state, side, command, command["die"])
         tx.emit(DIE_USED, side=side, die=command["die"], action="attack")
+        record = seats.acted_with(force, [command["from_"], region])
+        acted(tx, side, record["nations"], record["armies"])
         battle.start(tx, side, origin, region, battle_kind, force)
         return
     src, dst = command["from_"], command["to"]
     if kind == SECOND_MOVE:
         moving = check_move(state, side, command, None)
+        record = seats.acted_with(moving, [src, dst])
+        acted(tx, side, record["nations"], record["armies"], more=True)
         _do_move(tx, side, src, dst, moving)
         tx.emit(ACTION_CLOSED, side=side)
         end_action(tx, side)
@@ -223,6 +239,8 @@ def _carry_out(tx: Tx, side: str, command: Command) -> None:
     die = command["die"]
     moving = check_move(state, side, command, die)
     tx.emit(DIE_USED, side=side, die=die, action="move")
+    record = seats.acted_with(moving, [src, dst])
+    acted(tx, side, record["nations"], record["armies"])
     _do_move(tx, side, src, dst, moving)
     action = {"from": [src], "to": [dst], "arrived": moving}
     if die in ARMY_FACES and second_moves(tx.state, side, action):

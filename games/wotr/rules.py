@@ -22,6 +22,8 @@ Where the spec and the seed are silent, these choices hold (each has a test):
   Free Peoples win.
 - With 3 or 4 seats (seats.py, wotr.md §16) a seat commands its own Nations and the armies in
   its charge; the attacking seat and the seat in charge of the defending army decide a battle.
+  With 3 the lone Free Peoples player may not act twice in a row with the same Nation, nor with
+  the same mixed army (seats.check_alternation; ``fp_acted`` in the state and view).
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ from games.wotr.data import (
 )
 from games.wotr.engine import (
     Tx,
+    acted,
     at_war,
     battle_seat,
     card_data,
@@ -154,7 +157,10 @@ class WarOfTheRing(ShortlistGame):
     title = "War of the Ring — the war of nations"
     min_seats = 2
     max_seats = 4  # decisions block: two seats per side (3 or 4 players, wotr.md §16)
-    rules_version = "2"  # issue 24: figures chosen kind by kind; attackers stay in their region
+    # "2" (issue 24): figures chosen kind by kind; attackers stay in their region. "3": the lone
+    # Free Peoples player of a 3-seat game alternates its Nations (wotr.md §16; 2-seat games
+    # and their logs are unchanged).
+    rules_version = "3"
     spec = "shared/rules/wotr.md"
     options = WotrOptionsSchema
     commands = COMMANDS
@@ -246,6 +252,7 @@ class WarOfTheRing(ShortlistGame):
                die=die)
         if kind == SKIP_DIE:
             tx.emit(DIE_USED, side=side, die=die, action="skip")
+            acted(tx, side, [])  # §16: an action with no Nation
             end_action(tx, side)
         elif kind in (MOVE, ATTACK):
             orders.order(tx, side, command)
@@ -253,7 +260,10 @@ class WarOfTheRing(ShortlistGame):
             ensure(die in MUSTER_FACES, "wrong_die", "Mustering needs a Muster die (§2).")
             recruits = [(r["nation"], r["kind"], r["region"]) for r in command["recruits"]]
             self._check_muster(state, side, recruits)
+            nations = [nation for nation, _, _ in recruits]
+            seats.check_alternation(state, side, nations)
             tx.emit(DIE_USED, side=side, die=die, action="muster")
+            acted(tx, side, nations)
             for nation, what, region in recruits:
                 figures = [0, 0, 0]
                 figures[_KIND_INDEX[what]] = 1
@@ -264,13 +274,16 @@ class WarOfTheRing(ShortlistGame):
             nation = command["nation"]
             ensure(nation in self._diplomacy_nations(state, side), "cannot_advance",
                    "That Nation cannot advance on the Political track now (§9).", nation=nation)
+            seats.check_alternation(state, side, [nation])
             tx.emit(DIE_USED, side=side, die=die, action="diplomacy")
+            acted(tx, side, [nation])
             tx.emit(POLITICAL_ADVANCED, nation=nation, step=state["politics"][nation]["step"] - 1)
             end_action(tx, side)
         elif kind == DRAW_CARD:
             ensure(die in EVENT_FACES, "wrong_die", "Drawing a card needs an Event die (§12).")
             ensure(bool(state["decks"][side]), "deck_empty", "Your Strategy deck is empty.")
             tx.emit(DIE_USED, side=side, die=die, action="draw")
+            acted(tx, side, [])  # §16: an action with no Nation
             tx.emit(CARD_DRAWN, **card_data(state, tx.seat), card=state["decks"][side][0])
             if not over_hand_limit(tx.state):
                 end_action(tx, side)
@@ -385,9 +398,13 @@ class WarOfTheRing(ShortlistGame):
                     out.extend(orders.moves_from(state, side, src, MOVE, die))
                 out.extend(orders.attacks(state, side, die))
             if die in MUSTER_FACES:
-                out.extend(self._musters(state, side, die))
+                # §16: the lone Free Peoples player of a 3-seat game alternates its Nations
+                repeated = set(seats.last_acted(state).get("nations", ())) if (
+                    seats.alternates(state, side)) else set()
+                out.extend(c for c in self._musters(state, side, die)
+                           if not repeated & {r["nation"] for r in c["recruits"]})
                 out.extend({"type": DIPLOMACY, "die": die, "nation": n}
-                           for n in self._diplomacy_nations(state, side))
+                           for n in self._diplomacy_nations(state, side) if n not in repeated)
             if die in EVENT_FACES and state["decks"][side]:
                 out.append({"type": DRAW_CARD, "die": die})
             out.append({"type": SKIP_DIE, "die": die})

@@ -16,7 +16,10 @@ with more seats each seat has its own hidden hand, keyed by its number as a stri
 
 from __future__ import annotations
 
-from games.core import Seat, State
+from collections.abc import Iterable
+from typing import Any
+
+from games.core import Seat, State, ensure
 from games.wotr.data import FP, HAND_LIMIT, NATION_SIDE, SH, SIDES
 
 _FP_ALL = tuple(n for n, s in NATION_SIDE.items() if s == FP)
@@ -109,3 +112,62 @@ def hand_of(state: State, seat: Seat) -> list[str]:
 
 def seat_of_hand(state: State, key: str) -> Seat:
     return SIDES.index(key) if key in SIDES else int(key)
+
+
+# --- the lone Free Peoples player of a 3-seat game ([DZ-multi] three-player game, wotr.md §16) --
+#
+# "The Free Peoples player cannot use two consecutive actions on the same Nation (e.g., he
+# cannot use two consecutive actions to recruit and move Gondor troops). He can use two
+# consecutive actions on mixed Armies but not on the same individual Army."
+#
+# ``state["fp_acted"]`` (public, in the view) is what the Free Peoples' last action acted with:
+# ``{"nations": [...], "armies": [...], "before": {...} | None}``: the Nations of its musters,
+# diplomacy and single-Nation armies, and the regions of a mixed army it moved (from and to) or
+# attacked with (its region and the battle's, where it may advance). ``before`` is the record of
+# the action before, against which a second move of the same Army die is checked (both moves
+# are one action). Drawing a card or skipping a die acts with no Nation; passing is no action.
+
+
+def alternates(state: State, side: str) -> bool:
+    """Whether ``side`` plays under the rule: the Free Peoples of a 3-seat game."""
+    return side == FP and count(state) == 3
+
+
+def last_acted(state: State, second: bool = False) -> dict[str, Any]:
+    """What the previous action acted with (for a second move, the action before its first)."""
+    record = state.get("fp_acted") or {}
+    if second:
+        record = record.get("before") or {}
+    return record
+
+
+def acted_with(figures: dict[str, list[int]], regions: Iterable[str]) -> dict[str, list[str]]:
+    """The record of an action with ``figures`` (an army's, by Nation): one Nation's, or a mixed
+    army's, known by ``regions``."""
+    nations = sorted(n for n, f in figures.items() if any(f))
+    if len(nations) > 1:
+        return {"nations": [], "armies": sorted(set(regions))}
+    return {"nations": nations, "armies": []}
+
+
+def check_alternation(state: State, side: str, nations: Iterable[str] = (),
+                      army: dict[str, list[int]] | None = None, region: str | None = None,
+                      second: bool = False) -> None:
+    """Refuse (``same_nation_twice``) an action of the lone Free Peoples player with a Nation its
+    last action acted with (``nations``: a muster's or diplomacy's; ``army`` in ``region``: the
+    figures that go), or with the same mixed army."""
+    if not alternates(state, side):
+        return
+    last = last_acted(state, second)
+    if army is not None:
+        record = acted_with(army, [region] if region else [])
+        nations = record["nations"]
+        ensure(not set(record["armies"]) & set(last.get("armies", ())), "same_nation_twice",
+               "In a three-player game the Free Peoples may not act twice in a row with the same "
+               "army (wotr.md §16): that mixed army was in your last action; act with another "
+               "army or Nation first.", army=region)
+    repeated = sorted(set(nations) & set(last.get("nations", ())))
+    ensure(not repeated, "same_nation_twice",
+           f"In a three-player game the Free Peoples may not act twice in a row with the same "
+           f"Nation (wotr.md §16): your last action was with {', '.join(repeated)}; act with "
+           "another Nation first (a mixed army may act).", nations=repeated)

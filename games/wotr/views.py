@@ -57,6 +57,7 @@ def view(game: Game, state: State, viewer: Viewer) -> dict[str, Any]:
         "reinforcements": copy.deepcopy(state["reinf"]), "eliminated": copy.deepcopy(state["dead"]),
         "control": dict(state["control"]), "politics": copy.deepcopy(state["politics"]),
         "exiles": copy.deepcopy(state.get("exiles", {})),
+        "fp_acted": copy.deepcopy(state.get("fp_acted")),  # §16, 3 seats: public
         "hand": list(seats.hand_of(state, seat)) if seat is not None else None,
         "hand_counts": {key: len(hand) for key, hand in state["hands"].items()},
         "seats": seats.count(state),
@@ -124,6 +125,11 @@ def summary(state: State, seat: int | None) -> list[str]:
     if order:
         lines.append(f"{order['side']} {order['order']} {order['from']} -> {order['to']}: "
                      "which figures go?")
+    last = state.get("fp_acted")
+    if last and (last["nations"] or last["armies"]):
+        lines.append("fp last acted with " + ", ".join(
+            [*last["nations"], *(f"the army at {r}" for r in last["armies"])])
+            + ": not again in a row (3 players)")
     if seat is not None:
         lines.append(f"hand: {', '.join(seats.hand_of(state, seat)) or '-'}")
     for region in sorted(state["armies"]):

@@ -23,9 +23,10 @@ FULL = os.environ.get("WOTR_FULL_PLAYOUTS") == "1"
 COUNTS = {"south": 1000 if FULL else 6, "full": 200 if FULL else 1}
 
 
-def random_game(scenario: str, seed: str) -> tuple[int, list[str]]:
-    """A random legal game; (commands played, the first broken invariant with its command)."""
-    state = GAME.fold(GAME.setup(2, GAME.load_options({"scenario": scenario}),
+def random_game(scenario: str, seed: str, seats: int = 2) -> tuple[int, list[str]]:
+    """A random legal game of ``seats`` seats; (commands played, the first broken invariant with
+    its command)."""
+    state = GAME.fold(GAME.setup(seats, GAME.load_options({"scenario": scenario}),
                                  Rng(f"setup-{seed}")))
     for step in range(20_000):
         if GAME.result(state) is not None:
@@ -45,4 +46,10 @@ def random_game(scenario: str, seed: str) -> tuple[int, list[str]]:
                                                  for n in range(count)])
 def test_no_region_ever_holds_both_sides_outside_a_siege(scenario, seed):
     steps, broken = random_game(scenario, f"inv-{seed}")
+    assert broken == [] and steps > 0
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_no_region_ever_holds_both_sides_with_two_seats_a_side(seats):
+    steps, broken = random_game("south", f"inv-seats-{seats}", seats)
     assert broken == [] and steps > 0

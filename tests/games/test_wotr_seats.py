@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.core import AUDITOR, Rng
+from games.core import AUDITOR, Rejected, Rng
 from games.wotr import GAME, seats
 from games.wotr.data import DECKS, FP, SH
 from tests.games.dsl import given_state
@@ -162,3 +162,153 @@ def test_bots_of_every_level_take_any_seat(seats):
         log += events
     assert GAME.result(state)
     assert GAME.view(state, AUDITOR)["seats"] == seats
+
+
+# --- the lone Free Peoples player of a 3-seat game (wotr.md §16) -------------------------------
+
+LONE_FP, WK3, SARUMAN3 = 0, 1, 2  # the three seats of a 3-player game
+RULE_3P = ("[DZ-multi] three-player game: \"The Free Peoples player cannot use two consecutive "
+           "actions on the same Nation (e.g., he cannot use two consecutive actions to recruit "
+           "and move Gondor troops). He can use two consecutive actions on mixed Armies but not "
+           "on the same individual Army.\"")
+
+
+def _three(armies: dict, fp_dice: list[str], sh_dice: list[str] | None = None) -> dict:
+    """A 3-seat ``south`` game in the action phase, the Free Peoples to act with ``fp_dice``,
+    ``armies`` on the map and every Nation At War."""
+    state = {**_game(3), "battle": None, "action": None, "turn": FP,
+             "dice": {FP: list(fp_dice), SH: list(sh_dice or [])}}
+    state["armies"] = armies
+    for nation in state["politics"]:
+        state["politics"][nation] = {"step": 0, "active": True}
+    return state
+
+
+def _froms(state: dict, kind: str = "move") -> set[str]:
+    return {c["from"] for c in GAME.legal_commands(state, LONE_FP) if c["type"] == kind}
+
+
+def test_the_lone_free_peoples_player_may_not_act_twice_in_a_row_with_the_same_nation():
+    """RULE_3P: recruit Gondor, then the Gondor army may not move (nor Gondor muster) until
+    another Nation has acted; the Shadow's actions in between do not count."""
+    armies = {"Minas Tirith": {"gondor": [3, 0, 1]}, "Edoras": {"rohan": [2, 0, 0]},
+              "Minas Morgul": {"sauron": [5, 0, 1]}}
+    state = _three(armies, ["muster_army", "muster_army", "muster_army"], ["army"])
+    state = _step(state, LONE_FP, {"type": "muster", "die": "muster_army", "recruits": [
+        {"nation": "gondor", "kind": "regular", "region": "Pelargir"}]})
+    state["control"]["Pelargir"] = FP
+    assert GAME.view(state, WK3)["fp_acted"] == {"nations": ["gondor"], "armies": [],
+                                                "before": None}  # public
+    assert "fp last acted with gondor: not again in a row (3 players)" in GAME.view(
+        state, WK3)["summary"]
+    state = _step(state, WK3 if GAME.pending(state).get(WK3) else SARUMAN3,
+                  {"type": "skip_die", "die": "army"})
+    assert set(GAME.pending(state)) == {LONE_FP}
+    refused = given_state(GAME, state).when(move("Minas Tirith", "Lossarnach",
+                                                 die="muster_army"), LONE_FP)
+    refused.rejected("same_nation_twice")
+    legal = GAME.legal_commands(state, LONE_FP)
+    assert "Minas Tirith" not in _froms(state) and "Pelargir" not in _froms(state)
+    assert "Edoras" in _froms(state)
+    assert not any(r["nation"] == "gondor" for c in legal if c["type"] == "muster"
+                   for r in c["recruits"])
+    assert {c["nation"] for c in legal if c["type"] == "diplomacy"} == set()  # all At War
+    state = _step(state, LONE_FP, move("Edoras", "Folde", (2, 0, 0), die="muster_army"))
+    assert state["fp_acted"]["nations"] == ["rohan"]
+    assert "Minas Tirith" in _froms(state) and "Folde" not in _froms(state)
+
+
+def test_the_refusal_names_the_nation_and_the_rule():
+    armies = {"Minas Tirith": {"gondor": [3, 0, 1]}, "Edoras": {"rohan": [2, 0, 0]}}
+    state = _three(armies, ["muster", "muster_army"])
+    state["politics"]["gondor"] = {"step": 1, "active": True}
+    state = _step(state, LONE_FP, {"type": "diplomacy", "die": "muster", "nation": "gondor"})
+    with pytest.raises(Rejected) as refused:
+        GAME.decide(state, move("Minas Tirith", "Osgiliath", (1, 0, 0), die="muster_army"),
+                    LONE_FP, Rng("x"))
+    assert refused.value.code == "same_nation_twice"
+    assert refused.value.details == {"nations": ["gondor"]}
+    assert "three-player" in str(refused.value) and "gondor" in str(refused.value)
+
+
+def test_a_mixed_army_may_follow_a_nation_but_not_act_twice_in_a_row():
+    """RULE_3P: "he can move a Gondor Army once and then a Gondor/Rohan Army, but cannot act
+    twice with the same Gondor/Rohan Army"."""
+    armies = {"Pelargir": {"gondor": [2, 0, 0]},
+              "Minas Tirith": {"gondor": [2, 0, 1], "rohan": [2, 0, 0]}}
+    state = _three(armies, ["army", "army", "army"])
+    state = _step(state, LONE_FP, move("Pelargir", "Lamedon", (2, 0, 0), die="army"))
+    state = _step(state, LONE_FP, {"type": "end_action"})
+    assert "Minas Tirith" in _froms(state)  # mixed: allowed after a Gondor action
+    state = _step(state, LONE_FP, move("Minas Tirith", "Lossarnach", (4, 0, 1), die="army"))
+    # no second army: the Gondor one at Lamedon acted in the action before
+    assert state["action"] is None
+    assert state["fp_acted"]["armies"] == ["Lossarnach", "Minas Tirith"]
+    assert "Lossarnach" not in _froms(state)
+    given_state(GAME, state).when(move("Lossarnach", "Osgiliath", die="army"),
+                                  LONE_FP).rejected("same_nation_twice")
+    assert "Lamedon" in _froms(state)  # the Gondor army may act again
+
+
+def test_the_second_army_of_one_army_die_is_part_of_the_same_action():
+    """Two armies moved with one Army die are one action: both may be Gondor's, and the next
+    action is then checked against Gondor; drawing a card acts with no Nation."""
+    armies = {"Pelargir": {"gondor": [2, 0, 0]}, "Minas Tirith": {"gondor": [3, 0, 1]},
+              "Edoras": {"rohan": [2, 0, 0]}}
+    state = _three(armies, ["army", "army", "event", "muster_army"])
+    state = _step(state, LONE_FP, move("Edoras", "Folde", (2, 0, 0), die="army"))
+    state = _step(state, LONE_FP, {"type": "end_action"})
+    state = _step(state, LONE_FP, move("Pelargir", "Lamedon", (2, 0, 0), die="army"))
+    assert {c["from"] for c in GAME.legal_commands(state, LONE_FP)
+            if c["type"] == "second_move"} >= {"Minas Tirith"}
+    state = _step(state, LONE_FP, {"type": "second_move", "from": "Minas Tirith",
+                                   "to": "Lossarnach", "figures": {"regular": 3, "elite": 0,
+                                                                   "leader": 1}})
+    assert state["fp_acted"] == {"nations": ["gondor"], "armies": [],
+                                 "before": {"nations": ["rohan"], "armies": []}}
+    assert _froms(state) == {"Folde"}
+    state = _step(state, LONE_FP, {"type": "draw_card", "die": "event"})
+    assert state["fp_acted"]["nations"] == []
+    assert {"Lamedon", "Lossarnach", "Folde"} <= _froms(state)
+
+
+@pytest.mark.parametrize("count", [2, 4])
+def test_the_rule_binds_only_the_lone_free_peoples_player_of_a_three_seat_game(count):
+    """With a seat a side (2) the Free Peoples may act with Gondor twice in a row; with two
+    seats a side (4) they alternate anyway and no record is kept."""
+    state = GAME.fold(GAME.setup(count, GAME.load_options({"scenario": "south"}), Rng("seats")))
+    state.update(battle=None, action=None, turn=FP, dice={FP: ["army", "army"], SH: []})
+    if count == 4:
+        state["next"] = {**state["next"], FP: GONDOR}
+    state["armies"] = {"Pelargir": {"gondor": [2, 0, 0]}, "Minas Tirith": {"gondor": [3, 0, 1]}}
+    state["politics"]["gondor"] = {"step": 0, "active": True}
+    events = given_state(GAME, state).when(move("Pelargir", "Lamedon", (2, 0, 0), die="army"),
+                                           GONDOR).events
+    assert "acted_with" not in {e.type for e in events}
+    state = _step(state, GONDOR, move("Pelargir", "Lamedon", (2, 0, 0), die="army"))
+    state = _step(state, GONDOR, {"type": "end_action"})
+    assert state["fp_acted"] is None and GAME.view(state, GONDOR)["fp_acted"] is None
+    if count == 2:
+        _step(state, GONDOR, move("Minas Tirith", "Lossarnach", (3, 0, 1), die="army"))
+
+
+def test_random_three_seat_games_never_act_twice_in_a_row_with_a_nation():
+    """Bots pick from the legal commands, so a random 3-seat game obeys RULE_3P: no two
+    consecutive Free Peoples actions share a Nation."""
+    for n in range(3):
+        state = GAME.fold(GAME.setup(3, GAME.load_options({"scenario": "south"}),
+                                     Rng(f"three-{n}")))
+        last: list[str] = []
+        for step in range(5_000):
+            if GAME.result(state) is not None:
+                break
+            (seat, *_) = sorted(GAME.pending(state))
+            legal = GAME.legal_commands(state, seat)
+            command = legal[Rng(f"three-bot-{n}", step).below(len(legal))]
+            events = GAME.decide(state, command, seat, Rng(f"three-game-{n}", step))
+            for event in events:
+                if event.type == "acted_with" and not event.data.get("more"):
+                    assert not set(event.data["nations"]) & set(last), (step, command)
+                    last = event.data["nations"]
+            state = GAME.fold(events, state)
+        assert GAME.result(state) is not None

@@ -168,6 +168,6 @@ def check_alternation(state: State, side: str, nations: Iterable[str] = (),
                "army or Nation first.", army=region)
     repeated = sorted(set(nations) & set(last.get("nations", ())))
     ensure(not repeated, "same_nation_twice",
-           f"In a three-player game the Free Peoples may not act twice in a row with the same "
-           f"Nation (wotr.md §16): your last action was with {', '.join(repeated)}; act with "
-           "another Nation first (a mixed army may act).", nations=repeated)
+           "In a three-player game the Free Peoples may not act twice in a row with the same "
+           "Nation (wotr.md §16): your last action was with {named}; act with another Nation "
+           "first (a mixed army may act).", {"named": ", ".join(repeated)}, nations=repeated)

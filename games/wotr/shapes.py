@@ -72,6 +72,22 @@ class WotrViewSeatingItem(Schema):
     side = fields.String(required=True)
 
 
+class WotrActedRecord(Schema):
+    """What an action of the lone Free Peoples player acted with (wotr.md §16)."""
+
+    nations = fields.List(fields.String(), required=True)
+    armies = fields.List(fields.String(), required=True)
+
+
+class WotrFpActed(WotrActedRecord):
+    before = fields.Nested(WotrActedRecord, required=True, allow_none=True)
+
+
+class WotrActedWith(WotrActedRecord):
+    side = fields.String(required=True)
+    more = fields.Boolean()
+
+
 class WotrView(Schema):
     acting = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
     action = fields.Nested(WotrAction, required=True, allow_none=True)
@@ -81,8 +97,8 @@ class WotrView(Schema):
         required=True,
     )
     battle = fields.Nested(WotrViewBattle, required=True, allow_none=True)
-    # Three seats: which Free Peoples nation acted last (wotr.md, three players), or null.
-    fp_acted = fields.String(allow_none=True)
+    # Three seats: what the lone Free Peoples player's last action acted with (wotr.md §16).
+    fp_acted = fields.Nested(WotrFpActed, allow_none=True)
     boxes = fields.Dict(
         keys=fields.String(),
         values=fields.Dict(keys=fields.String(), values=fields.List(fields.Integer())),
@@ -266,6 +282,7 @@ RESULT = WotrResult
 
 
 EVENTS = {
+    "acted_with": WotrActedWith,
     "action_closed": WotrSideActed,
     "action_opened": WotrAction,
     "army_advanced": WotrFiguresMoved,

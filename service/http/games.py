@@ -5,10 +5,12 @@ from __future__ import annotations
 from flask import request, url_for
 from flask.views import MethodView
 
+from service.app import i18n
 from service.app.paging import NUMBER, decode_cursor, encode_cursor
 from service.http import wire
 from service.http.blueprint import Blueprint
 from service.http.context import charge_read, ctx, current_player, optional_player
+from service.http.i18n import current_locale
 from service.http.paging import NEXT_LINK, page_answer
 from service.http.schemas import (
     CatalogEntry,
@@ -126,8 +128,14 @@ class GameResource(MethodView):
         player = optional_player()
         charge_read()
         projection = ctx().service.projection(game_id)
-        etag = f'"{projection.version}"'
-        if etag in request.if_none_match or f"{projection.version}" in request.if_none_match:
+        # The version, and the language outside English: the words in the answer (prompt
+        # labels, the result's sentence) change with it, so a client that switched language
+        # must not be told its old copy is current.
+        locale = current_locale()
+        tag = f"{projection.version}" if locale == i18n.DEFAULT_LOCALE \
+            else f"{projection.version}-{locale}"
+        etag = f'"{tag}"'
+        if tag in request.if_none_match:  # werkzeug's ETags hold the tags unquoted
             return "", 304, {"ETag": etag}
         # The projection just read serves the body too: one Redis read for the whole GET.
         return answer(game_wire(game_id, player, projection), 200,

@@ -87,8 +87,9 @@ class MyGames(MethodView):
             rows, following = my_games_page(service, player["id"], query["filter"],
                                             query["limit"],
                                             decode_cursor(query.get("cursor"), shape))
-        # The rows as sent (versions, prompts, deadlines): any change is another tag.
-        tag = hashlib.sha256(wire.dumps(MY_GAME.dump(rows))).hexdigest()[:32]
+        # The rows as sent (versions, prompts, deadlines) in the reader's language: any change
+        # is another tag.
+        tag = hashlib.sha256(wire.dumps([current_locale(), MY_GAME.dump(rows)])).hexdigest()[:32]
         headers = {"ETag": f'"{tag}"', "Vary": "Authorization"}
         if tag in request.if_none_match:  # werkzeug's ETags hold the tags unquoted
             return "", 304, {**headers, **next_link("cursor", following)}

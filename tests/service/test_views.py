@@ -126,3 +126,18 @@ def test_a_move_answers_with_the_game_as_the_mover_sees_it_next(api):
     assert answer["game"] == after  # the same body a GET would give, without the GET
     assert answer["game"]["version"] == answer["version"]
     assert answer["game"]["you"] == seat and answer["game"]["view"]["hand"] is not None
+
+
+def test_the_etag_changes_with_the_language_so_a_switch_is_never_answered_304(api):
+    """Prompt labels and the result's sentence are in the reader's language (issue 28)."""
+    game_id, players = api.table("tally", 2, {"target": 30})
+    ann = players[0]
+    english = api.client.get(f"/v1/games/{game_id}", headers=ann)
+    korean = api.client.get(f"/v1/games/{game_id}", headers={**ann, "Accept-Language": "ko"})
+    assert english.headers["ETag"] != korean.headers["ETag"]
+    switched = api.client.get(f"/v1/games/{game_id}", headers={
+        **ann, "Accept-Language": "ko", "If-None-Match": english.headers["ETag"]})
+    assert switched.status_code == 200 and switched.headers["Content-Language"] == "ko"
+    again = api.client.get(f"/v1/games/{game_id}", headers={
+        **ann, "Accept-Language": "ko", "If-None-Match": korean.headers["ETag"]})
+    assert again.status_code == 304

@@ -124,13 +124,18 @@ def translations(locale: str) -> NullTranslations:
 
 def _add_context_free_names(catalog: Translations) -> None:
     """games.po keys each name by a context (``faker_blue.card.assassin``); a rejection or a
-    prompt names it by its English name alone (``Assassin``). Each English name whose
-    translation is the same in every context it has, and that no message of its own holds,
-    is looked up without a context too."""
+    prompt names it by its English name alone (``Assassin``) or its id (``direct_hit``). Each
+    English name or id whose translation is the same in every context it has, and that no
+    message of its own holds, is looked up without a context too."""
     by_name: dict[str, set[str]] = {}
     for key, value in list(catalog._catalog.items()):
         if isinstance(key, str) and "\x04" in key and value:
-            by_name.setdefault(key.split("\x04", 1)[1], set()).add(value)
+            context, english = key.split("\x04", 1)
+            by_name.setdefault(english, set()).add(value)
+            # And by the id that ends its context (a name's, not a card text's): a prompt may
+            # name a card by its id (Mag Blast's "respond to direct_hit?").
+            if not context.endswith("_text") and "_text." not in context:
+                by_name.setdefault(context.rsplit(".", 1)[-1], set()).add(value)
     for name, values in by_name.items():
         if len(values) == 1:
             # Also lower case: the rules name a Loot colour "blue", the catalog "Blue".

@@ -72,7 +72,15 @@ class Client:
 def play(server: str, token: str | None, name: str | None, game_id: str | None,
          new_game: str | None, seats: str, options: tuple[str, ...], poll: float) -> None:
     """Play a game in the terminal against a running server."""
-    play_text.LOCALE = i18n.locale_from_environment()
+    before, play_text.LOCALE = play_text.LOCALE, i18n.locale_from_environment()
+    try:
+        _play(server, token, name, game_id, new_game, seats, options, poll)
+    finally:
+        play_text.LOCALE = before  # called in-process (tests, scripts): leave no language behind
+
+
+def _play(server: str, token: str | None, name: str | None, game_id: str | None,
+          new_game: str | None, seats: str, options: tuple[str, ...], poll: float) -> None:
     client = Client(server, token)
     if not token:
         if not name:

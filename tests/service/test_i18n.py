@@ -279,3 +279,13 @@ def test_a_name_in_a_rejection_is_the_name_games_po_gives_it():
     assert refused.message == "blue is already in use on this ship."
     assert refused.details == {"colour": "blue"}  # the facts stay ids
     assert i18n.say(refused.message, "ko") == "파랑은(는) 이 배에서 이미 쓰이고 있습니다."
+
+
+def test_a_prompt_naming_a_card_by_its_id_names_it_in_korean():
+    """Mag Blast asks "respond to direct_hit?": the id is said by games.po's name for it."""
+    from games.core import Text
+    from service.app import i18n as catalogs
+
+    label = Text("respond to {card}?", card="direct_hit")
+    assert catalogs.say(label, "en") == "respond to direct_hit?"
+    assert catalogs.say(label, "ko") == "직격에 응수할까요?"

@@ -10,6 +10,15 @@ from service.clients.cli import main
 from tests.e2e.conftest import free_port
 
 
+@pytest.fixture(autouse=True)
+def english_terminal(monkeypatch):
+    """These tests read English: a terminal in English, whatever a test before left behind."""
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(play_text, "LOCALE", "en")
+
+
 @pytest.mark.parametrize("game", ["loot", "maskmen", "faker_blue", "wotr"])
 def test_the_table_names_players_and_says_whose_turn_it_is(api, game):
     game_id, players = api.table(game, 2)

@@ -266,6 +266,16 @@ def _typed_games(doc: dict[str, Any]) -> None:
         page["properties"]["events"]["items"] = _ref(f"{prefix}Event")
         schemas[f"{prefix}EventPage"] = page
         pages[name] = _ref(f"{prefix}EventPage")["$ref"]
+    # The move's answer and the player's list name no game at their top: their events and
+    # results are any game's (each game's own union of events already holds the platform's).
+    results = [_ref(f"{type_name(name)}Result") for name in games]
+    if "CommandOut" in schemas:
+        schemas["CommandOut"]["properties"]["events"]["items"] = {
+            "anyOf": [_ref(f"{type_name(name)}Event") for name in games]}
+    if "MyGame" in schemas:
+        schemas["MyGame"]["properties"]["result"] = {
+            "description": "How the game ended; null while it runs",
+            "anyOf": [*results, {"type": "null"}]}
     schemas["GameOut"] = {"description": "A game as you may see it, typed by its `game`",
                           "oneOf": [{"$ref": ref} for ref in games.values()],
                           "discriminator": {"propertyName": "game", "mapping": games}}

@@ -153,6 +153,18 @@ def test_a_served_game_and_its_event_pages_match_their_types(api):
     started = api.client.post(f"/v1/games/{game_id}/start", headers=ann)
     assert started.status_code == 200, started.json
     _check("GameOut", started.json, "a started game")
+    # The move's answer (its events and the game after it), by whichever seat is to move: the
+    # bot seat is played here (no worker runs bots in these tests), as the service would.
+    for step in range(20):
+        game = api.get(game_id, ann)
+        if game["legal_commands"]:
+            break
+        play_randomly(api.service, game_id, f"typed-{step}", moves=1)
+    moved = api.client.post(f"/v1/games/{game_id}/commands", headers=ann,
+                            json=game["legal_commands"][0])
+    assert moved.status_code == 200, moved.json
+    assert moved.json["events"]
+    _check("CommandOut", moved.json, "a move's answer")
     play_randomly(api.service, game_id, "typed")
     for headers in (ann, {}):
         game = api.get(game_id, headers)
@@ -161,3 +173,7 @@ def test_a_served_game_and_its_event_pages_match_their_types(api):
         page = api.client.get(f"/v1/games/{game_id}/events?limit=1000", headers=headers).json
         assert page["game"] == "loot" and page["events"]
         _check("EventPage", page, "the event page")
+    mine = api.client.get("/v1/me/games?filter=finished", headers=ann)
+    assert mine.status_code == 200, mine.json
+    for row in mine.json:
+        _check("MyGame", row, "a row of my games")

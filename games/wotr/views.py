@@ -113,29 +113,34 @@ def summary(state: State, seat: int | None) -> list[str]:
     start of the view): the round, dice, VP, the battle, one's hand, and every army
     (Regulars/Elites/Leaders)."""
     vps = {s: vp(state, s) for s in SIDES}
-    lines = [f"round {state['round']}/{state['max_rounds']}, {state['turn']} to act; "
-             f"VP fp {vps['fp']}/{state['vp']['fp']}, sh {vps['sh']}/{state['vp']['sh']}",
-             f"dice fp {','.join(state['dice']['fp']) or '-'}; "
-             f"sh {','.join(state['dice']['sh']) or '-'}"]
+    lines = [Text("round {round}/{rounds}, {side} to act; VP fp {fp}/{fp_goal}, sh {sh}/{sh_goal}",
+                  round=state["round"], rounds=state["max_rounds"], side=state["turn"],
+                  fp=vps["fp"], fp_goal=state["vp"]["fp"], sh=vps["sh"], sh_goal=state["vp"]["sh"]),
+             Text("dice fp {fp}; sh {sh}", fp=",".join(state["dice"]["fp"]) or "-",
+                  sh=",".join(state["dice"]["sh"]) or "-")]
     b = state["battle"]
     if b is not None:
-        lines.append(f"battle: {b['attacker']} attacks {b['region']} ({b['kind']}, round "
-                     f"{b['round']}, {b['stage']}); attackers {_figures(b['att'])}")
+        lines.append(Text("battle: {attacker} attacks {region} ({kind}, round {round}, {stage}); "
+                          "attackers {figures}", attacker=b["attacker"], region=b["region"],
+                          kind=b["kind"], round=b["round"], stage=b["stage"],
+                          figures=_figures(b["att"])))
     order = state.get("order")
     if order:
-        lines.append(f"{order['side']} {order['order']} {order['from']} -> {order['to']}: "
-                     "which figures go?")
+        lines.append(Text("{side} {order} {src} -> {dst}: which figures go?", side=order["side"],
+                          order=order["order"], src=order["from"], dst=order["to"]))
     last = state.get("fp_acted")
     if last and (last["nations"] or last["armies"]):
-        lines.append("fp last acted with " + ", ".join(
-            [*last["nations"], *(f"the army at {r}" for r in last["armies"])])
-            + ": not again in a row (3 players)")
+        lines.append(Text("fp last acted with {what}: not again in a row (3 players)",
+                          what=", ".join([*last["nations"],
+                                          *(f"the army at {r}" for r in last["armies"])])))
     if seat is not None:
-        lines.append(f"hand: {', '.join(seats.hand_of(state, seat)) or '-'}")
+        lines.append(Text("hand: {cards}", cards=", ".join(seats.hand_of(state, seat)) or "-"))
     for region in sorted(state["armies"]):
         box = state["boxes"].get(region)
-        besieged = f" [besieged: {_figures(box)}]" if box else ""
-        lines.append(f"{region}: {_figures(state['armies'][region])}{besieged}")
+        figures = _figures(state["armies"][region])
+        lines.append(Text("{region}: {figures} [besieged: {garrison}]", region=region,
+                          figures=figures, garrison=_figures(box)) if box
+                     else Text("{region}: {figures}", region=region, figures=figures))
     return lines
 
 

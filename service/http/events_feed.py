@@ -19,6 +19,7 @@ from service.http.blueprint import Blueprint, sse_event_schema
 from service.http.context import bearer_token, charge_read, ctx, hold_stream, optional_player
 from service.http.errors import end_on_outage
 from service.http.games import game_wire
+from service.http.i18n import current_locale
 from service.http.paging import NEXT_LINK, next_link
 from service.http.schemas import EventOut, EventPage, EventsQuery, StreamHeaders, StreamQuery
 from service.http.stream_auth import TOKEN_ENDED, TokenWatch
@@ -236,7 +237,8 @@ def _views(game_id: str, player) -> Callable[[Batch], bytes]:
     def picture(batch: Batch) -> bytes:
         projection = batch.once("projection", lambda: service.projection(game_id))
         viewer = service.viewer_for(projection, player)  # a player who sat down since sees it
-        return batch.once(("view", viewer), lambda: (
+        # Once per viewer and language: prompt labels and sentences are in the reader's words.
+        return batch.once(("view", viewer, current_locale()), lambda: (
             # The same wire form as GET (times in Unix ms, seats as integers), not the raw body.
             b"event: game\ndata: "
             + wire.dumps(game_wire(game_id, player, projection)) + b"\n\n"))

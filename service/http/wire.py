@@ -80,13 +80,21 @@ def _result(result: dict[str, Any] | None) -> dict[str, Any] | None:
     return {**result, "summary": localize(result["summary"])}
 
 
+def view_out(view: Any) -> Any:
+    """A view, its ``summary`` (lines of text a game puts first for the terminal client) in the
+    reader's language."""
+    if not isinstance(view, dict) or not isinstance(view.get("summary"), list):
+        return view
+    return {**view, "summary": [localize(line) for line in view["summary"]]}
+
+
 def game_out(body: dict[str, Any]) -> dict[str, Any]:
     """schemas.GameOut: a game as service.http.games.game_body describes it."""
     return {"id": _str(body["id"]), "game": _str(body["game"]),
             "version": _int(body["version"]), "status": _str(body["status"]),
             "rated": bool(body["rated"]), "options": body["options"],
             "seats": [seat_out(seat) for seat in body["seats"]],
-            "you": _int(body["you"]), "view": body["view"],
+            "you": _int(body["you"]), "view": view_out(body["view"]),
             "pending": {str(seat): prompt_out(prompt)
                         for seat, prompt in body["pending"].items()},
             "legal_commands": body["legal_commands"], "result": _result(body["result"]),
@@ -108,7 +116,7 @@ def projection_out(game_id: str, projection: Any, viewer: Any, view: Any,
                        "level": _str(seat.get("level")), "bot": _str(seat.get("bot")),
                        "timeouts": _int(seat.get("timeouts", 0))}
                       for index, seat in enumerate(data["seats"])],
-            "you": viewer if isinstance(viewer, int) else None, "view": view,
+            "you": viewer if isinstance(viewer, int) else None, "view": view_out(view),
             "pending": {str(seat): {"kinds": [str(kind) for kind in opened["kinds"]],
                                     "since": _int(opened["since"]),
                                     "clock": _str(opened.get("clock", "turn")),

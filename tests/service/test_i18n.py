@@ -289,3 +289,18 @@ def test_a_prompt_naming_a_card_by_its_id_names_it_in_korean():
     label = Text("respond to {card}?", card="direct_hit")
     assert catalogs.say(label, "en") == "respond to direct_hit?"
     assert catalogs.say(label, "ko") == "직격에 응수할까요?"
+
+
+def test_war_of_the_rings_summary_lines_are_in_the_readers_language(api):
+    """The lines a War of the Ring view puts first (for the terminal client) are said again in
+    Korean, names of sides and regions included; English reads as the rules wrote it."""
+    game_id, players = api.table("wotr", 2, {"scenario": "south"})
+    english = api.get(game_id, players[0])["view"]["summary"]
+    korean = api.client.get(f"/v1/games/{game_id}", headers={**players[0], **KO}).json
+    lines = korean["view"]["summary"]
+    assert english[0].startswith("round 1/") and "VP fp" in english[0]
+    assert len(lines) == len(english)
+    assert "라운드" in lines[0] and "승점 자유민족" in lines[0]
+    assert lines[1].startswith("주사위 자유민족")
+    assert any(line.startswith("손패: ") for line in lines)
+    assert not any(line.startswith(("round", "dice", "hand:")) for line in lines)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 
 from tests import unlimited
@@ -238,3 +239,33 @@ def test_a_seated_players_stream_marks_the_game_watched_and_a_spectators_does_no
     next(iter(seated.response)), next(iter(seated.response))
     seated.close()
     assert lobby.watched(game_id)
+
+
+def test_with_views_two_watchers_of_one_game_each_get_their_own_language(api):
+    """The picture is made once per viewer and language, for all the streams sharing them
+    (each stream read in a thread of its own, as gunicorn's workers serve them)."""
+    game_id, players = api.table("loot", 2)
+    seat = int(sorted(api.get(game_id)["pending"])[0])
+    languages = {"en": {"Accept-Language": "en"}, "ko": {"Accept-Language": "ko"}}
+    opened, pictures = threading.Barrier(3, timeout=30), {}
+
+    def watch(code: str) -> None:
+        response = api.client.get(f"/v1/games/{game_id}/events/stream?views=true",
+                                  headers=languages[code], buffered=False)
+        opened.wait()
+        pictures[code] = _read_events(response, 12, until="game")[-1]["data"]
+        response.close()
+
+    watchers = [threading.Thread(target=watch, args=(code,)) for code in languages]
+    for watcher in watchers:
+        watcher.start()
+    opened.wait()
+    mine = api.get(game_id, players[seat])
+    api.client.post(f"/v1/games/{game_id}/commands", headers=players[seat],
+                    json=mine["legal_commands"][0])
+    for watcher in watchers:
+        watcher.join(timeout=30)
+    for code, headers in languages.items():
+        expected = api.client.get(f"/v1/games/{game_id}", headers=headers).json
+        assert pictures[code]["pending"] == expected["pending"], code
+    assert pictures["en"]["pending"] != pictures["ko"]["pending"]  # words, in two languages

@@ -166,9 +166,11 @@ def test_a_phone_player_keeps_the_nazgul_home_in_a_few_taps(page, site, seen):
     def shadow_moves():
         body = api_get(site, f"/games/{game_id}", ann)
         # a move into a region with no army: four Regulars may go there whatever stands
-        # around (a region already holding 7 would refuse them, §1 stacking)
+        # around (a region already holding 7 would refuse them, §1 stacking); by an Army die,
+        # not a Character die, which moves only an army with its Nazgûl (§3)
         moves = [c for c in body["legal_commands"] if c["type"] == "move"
-                 and c["from"] == "Minas Morgul" and not body["view"]["armies"].get(c["to"])]
+                 and c["from"] == "Minas Morgul" and c["die"] != "character"
+                 and not body["view"]["armies"].get(c["to"])]
         return (body, moves[0]) if moves else None
 
     body, move = wait_until(shadow_moves, "the Shadow to have a move from Minas Morgul", 90)

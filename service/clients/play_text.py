@@ -51,8 +51,15 @@ def seat_name(seat: Any, who: list[str]) -> str:
 
 
 def words(identifier: str) -> str:
-    """``play_pirate`` -> ``play pirate``."""
-    return identifier.replace("_", " ")
+    """``play_pirate`` -> ``play pirate``, in the terminal's language: the catalog's words for
+    a game's event type, command type or field name (service/clients/play_words.py), else a
+    game's name for the thing the id names (games.po: ``fire_dragon``, ``fp``), else the plain
+    words."""
+    plain = identifier.replace("_", " ")
+    if LOCALE == i18n.DEFAULT_LOCALE:
+        return plain
+    found = _(plain.strip())
+    return found if found != plain.strip() else _(identifier)
 
 
 # --- cards -----------------------------------------------------------------------------------
@@ -229,9 +236,15 @@ def _compact(value: Any, who: list[str], name: str, limit: int = 160) -> str:
         text = ", ".join(f"{words(str(k))} {_value(str(k), v, who, name)}"
                          for k, v in value.items() if v not in (None, [], {}))
     elif isinstance(value, list):
-        text = ", ".join(_compact(v, who, name, 40) for v in value) or "none"
+        text = ", ".join(_compact(v, who, name, 40) for v in value) or _("none")
+    elif isinstance(value, bool) and LOCALE != i18n.DEFAULT_LOCALE:
+        text = _("yes") if value else _("no")
+    elif isinstance(value, str):
+        text = describe_card(name, value)
+        if text == value and LOCALE != i18n.DEFAULT_LOCALE:
+            text = words(value)  # an id games.po names: a region, a nation, a side
     else:
-        text = describe_card(name, value) if isinstance(value, str) else str(value)
+        text = str(value)
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
@@ -294,7 +307,7 @@ def describe_command(command: dict[str, Any], game: Game) -> str:
     parts = []
     for key, value in args.items():
         if value is None:
-            parts.append(f"no {words(key)}")
+            parts.append(_("no {thing}").format(thing=words(key)))
         elif key in SEAT_KEYS:
             parts.append(f"{words(key)} {seat_name(value, who)}")
         elif key in ("declare", "kind", "choice", "face"):

@@ -312,6 +312,8 @@ def describe_command(command: dict[str, Any], game: Game) -> str:
             parts.append(f"{words(key)} {seat_name(value, who)}")
         elif key in ("declare", "kind", "choice", "face"):
             parts.append(f"{words(key)} {words(str(value))}")
+        elif isinstance(value, dict) and LOCALE != i18n.DEFAULT_LOCALE:
+            parts.append(f"{words(key)} {_compact(value, who, game['game'])}")
         elif isinstance(value, list):
             parts.append(f"{words(key)} " + ", ".join(describe_card(game["game"], v)
                                                        for v in value))

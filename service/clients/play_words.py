@@ -42,7 +42,8 @@ EVENTS = (
     N_("withdrew into siege"),
 )
 COMMANDS = (
-    N_("accept no mercy"), N_("attack"), N_("discard"), N_("draw"), N_("reinforce"), N_("add"), N_("advance"), N_("besiege"), N_("blast"), N_("challenge"),
+    N_("attack"), N_("discard"), N_("draw"), N_("reinforce"),
+    N_("accept no mercy"), N_("add"), N_("advance"), N_("besiege"), N_("blast"), N_("challenge"),
     N_("choose figures"), N_("combat card"), N_("continue battle"), N_("cranium"), N_("defend"),
     N_("dh effect"), N_("diplomacy"), N_("direct hit"), N_("draw card"), N_("end action"),
     N_("end phase"), N_("end turn"), N_("extend siege"), N_("give up"), N_("launch"),
@@ -90,5 +91,11 @@ VIEW_FIELDS = (
     N_("proposal"), N_("refused"), N_("result"), N_("started"), N_("temp"), N_("total"),
     N_("turn number"), N_("under"), N_("uses"), N_("viewer"),
 )
+# Values the terminal names by words too: Mag Blast's attack modes and on/off, War of the
+# Ring's action die faces, and Faker Blue's
+# Bomber among its card counts (games.po's "bomber" is ambiguous: Mag Blast has one too).
+VALUES = (N_("free for all"), N_("neighbours"), N_("on"), N_("off"), N_("character"),
+          N_("army"), N_("event"), N_("muster army"), N_("will"), N_("eye"),
+          N_("bomber"))
 # The client's own small words: a missing value, an empty list, a yes/no field.
 CLIENT = (N_("no {thing}"), N_("none"), N_("yes"), N_("no"))

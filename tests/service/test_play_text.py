@@ -143,3 +143,20 @@ def test_game_events_and_choices_are_told_in_korean(api, monkeypatch, game):
         english = set(re.findall(WORD, text)) - allowed - names
         assert not english, (text, source)
         assert not any(re.search(rf"\b{word}\b", text) for word in ENGLISH if word not in allowed)
+
+
+def test_every_games_event_and_command_types_have_korean_words(monkeypatch):
+    """A new event or command type of a game gets its words in play_words.py (and Korean in
+    messages.po), or this names it."""
+    import importlib
+
+    from games import REGISTRY
+
+    monkeypatch.setattr(play_text, "LOCALE", "ko")
+    missing = []
+    for name, game in REGISTRY.items():
+        events = importlib.import_module(f"games.{name}.shapes").EVENTS
+        for identifier in [*events, *game.commands]:
+            if re.search(r"[A-Za-z]", play_text.words(identifier)):
+                missing.append(f"{name}: {identifier}")
+    assert not missing

@@ -240,12 +240,19 @@ def _compact(value: Any, who: list[str], name: str, limit: int = 160) -> str:
     elif isinstance(value, bool) and LOCALE != i18n.DEFAULT_LOCALE:
         text = _("yes") if value else _("no")
     elif isinstance(value, str):
-        text = describe_card(name, value)
-        if text == value and LOCALE != i18n.DEFAULT_LOCALE:
-            text = words(value)  # an id games.po names: a region, a nation, a side
+        text = _named(name, value)
     else:
         text = str(value)
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _named(name: str, value: Any) -> str:
+    """A value of an event or a command: a card as describe_card names it; in another language
+    than English, an id games.po or the catalog names (a region, a nation, a die face) too."""
+    text = describe_card(name, value)
+    if text == str(value) and isinstance(value, str) and LOCALE != i18n.DEFAULT_LOCALE:
+        text = words(value)
+    return text
 
 
 PAGES: dict[str, Callable[[dict[str, Any], list[str], str], list[str]]] = {
@@ -315,10 +322,9 @@ def describe_command(command: dict[str, Any], game: Game) -> str:
         elif isinstance(value, dict) and LOCALE != i18n.DEFAULT_LOCALE:
             parts.append(f"{words(key)} {_compact(value, who, game['game'])}")
         elif isinstance(value, list):
-            parts.append(f"{words(key)} " + ", ".join(describe_card(game["game"], v)
-                                                       for v in value))
+            parts.append(f"{words(key)} " + ", ".join(_named(game["game"], v) for v in value))
         else:
-            parts.append(f"{words(key)} {describe_card(game['game'], value)}")
+            parts.append(f"{words(key)} {_named(game['game'], value)}")
     return words(command["type"]).capitalize() + (": " + "; ".join(parts) if parts else "")
 
 

@@ -160,3 +160,19 @@ def test_every_games_event_and_command_types_have_korean_words(monkeypatch):
             if re.search(r"[A-Za-z]", play_text.words(identifier)):
                 missing.append(f"{name}: {identifier}")
     assert not missing
+
+
+def test_ids_of_regions_nations_and_cards_in_an_event_or_a_choice_are_named_in_korean(
+        monkeypatch):
+    monkeypatch.setattr(play_text, "LOCALE", "ko")
+    game = {"game": "wotr", "seats": [{"seat": 0, "name": "ann"}, {"seat": 1, "name": "bob"}],
+            "you": 0}
+    move = {"src": "Minas Tirith", "dst": "Osgiliath", "figures": {"gondor": [1, 0, 0]}}
+    assert play_text.narrate({"type": "army_moved", "seat": 0, "data": move}, game) == (
+        "ann (나): 군대 이동 — 출발 미나스 티리스, 도착 오스길리아스, 피규어 곤도르 1, 0, 0.")
+    assert play_text.describe_command(
+        {"type": "move", "from": "Minas Tirith", "to": "Osgiliath"}, game) == (
+        "이동: 출발 미나스 티리스; 도착 오스길리아스")
+    assert play_text.describe_command(
+        {"type": "use", "card": "assassin", "target": 1, "redirect": None},
+        {**game, "game": "faker_blue"}) == "사용: 카드 암살자; 대상 bob; 돌릴 대상 없음"

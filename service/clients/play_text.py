@@ -7,6 +7,7 @@ own here is shown in a generic layout that works for any view.
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections.abc import Callable
@@ -251,8 +252,23 @@ def _named(name: str, value: Any) -> str:
     than English, an id games.po or the catalog names (a region, a nation, a die face) too."""
     text = describe_card(name, value)
     if text == str(value) and isinstance(value, str) and LOCALE != i18n.DEFAULT_LOCALE:
-        text = words(value)
+        own = _game_names(LOCALE)
+        copy = re.fullmatch(r"(.+)-\d+", value)  # Mag Blast's "beam_blast-4": a copy's number
+        text = own.get((name, value)) or (copy and own.get((name, copy[1]))) or words(value)
     return text
+
+
+@functools.cache
+def _game_names(locale: str) -> dict[tuple[str, str], str]:
+    """games.po's name of each (game, id) in ``locale``, from its contexts ``<game>.<kind>.<id>``
+    (an id two games share, such as ``bomber``, is named by the game it is in)."""
+    found: dict[tuple[str, str], str] = {}
+    for key, value in getattr(i18n.translations(locale), "_catalog", {}).items():
+        if isinstance(key, str) and "\x04" in key and value:
+            parts = key.split("\x04", 1)[0].split(".")
+            if len(parts) == 3 and not parts[1].endswith("_text"):
+                found.setdefault((parts[0], parts[2]), value)
+    return found
 
 
 PAGES: dict[str, Callable[[dict[str, Any], list[str], str], list[str]]] = {

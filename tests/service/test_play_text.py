@@ -176,3 +176,9 @@ def test_ids_of_regions_nations_and_cards_in_an_event_or_a_choice_are_named_in_k
     assert play_text.describe_command(
         {"type": "use", "card": "assassin", "target": 1, "redirect": None},
         {**game, "game": "faker_blue"}) == "사용: 카드 암살자; 대상 bob; 돌릴 대상 없음"
+    # Mag Blast's copies of a card by the card's name; "bomber" by the game it is in.
+    magblast = {**game, "game": "magblast"}
+    assert play_text.describe_command({"type": "play_card", "card": "beam_blast-4"},
+                                      magblast) == "카드 내기: 카드 입자빔포"
+    assert play_text.describe_command({"type": "play_card", "card": "bomber-2"},
+                                      magblast) == "카드 내기: 카드 폭격기"

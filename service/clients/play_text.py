@@ -7,6 +7,7 @@ own here is shown in a generic layout that works for any view.
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections.abc import Callable
@@ -51,8 +52,15 @@ def seat_name(seat: Any, who: list[str]) -> str:
 
 
 def words(identifier: str) -> str:
-    """``play_pirate`` -> ``play pirate``."""
-    return identifier.replace("_", " ")
+    """``play_pirate`` -> ``play pirate``, in the terminal's language: the catalog's words for
+    a game's event type, command type or field name (service/clients/play_words.py), else a
+    game's name for the thing the id names (games.po: ``fire_dragon``, ``fp``), else the plain
+    words."""
+    plain = identifier.replace("_", " ")
+    if LOCALE == i18n.DEFAULT_LOCALE:
+        return plain
+    found = _(plain.strip())
+    return found if found != plain.strip() else _(identifier)
 
 
 # --- cards -----------------------------------------------------------------------------------
@@ -229,10 +237,38 @@ def _compact(value: Any, who: list[str], name: str, limit: int = 160) -> str:
         text = ", ".join(f"{words(str(k))} {_value(str(k), v, who, name)}"
                          for k, v in value.items() if v not in (None, [], {}))
     elif isinstance(value, list):
-        text = ", ".join(_compact(v, who, name, 40) for v in value) or "none"
+        text = ", ".join(_compact(v, who, name, 40) for v in value) or _("none")
+    elif isinstance(value, bool) and LOCALE != i18n.DEFAULT_LOCALE:
+        text = _("yes") if value else _("no")
+    elif isinstance(value, str):
+        text = _named(name, value)
     else:
-        text = describe_card(name, value) if isinstance(value, str) else str(value)
+        text = str(value)
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _named(name: str, value: Any) -> str:
+    """A value of an event or a command: a card as describe_card names it; in another language
+    than English, an id games.po or the catalog names (a region, a nation, a die face) too."""
+    text = describe_card(name, value)
+    if text == str(value) and isinstance(value, str) and LOCALE != i18n.DEFAULT_LOCALE:
+        own = _game_names(LOCALE)
+        copy = re.fullmatch(r"(.+)-\d+", value)  # Mag Blast's "beam_blast-4": a copy's number
+        text = own.get((name, value)) or (copy and own.get((name, copy[1]))) or words(value)
+    return text
+
+
+@functools.cache
+def _game_names(locale: str) -> dict[tuple[str, str], str]:
+    """games.po's name of each (game, id) in ``locale``, from its contexts ``<game>.<kind>.<id>``
+    (an id two games share, such as ``bomber``, is named by the game it is in)."""
+    found: dict[tuple[str, str], str] = {}
+    for key, value in getattr(i18n.translations(locale), "_catalog", {}).items():
+        if isinstance(key, str) and "\x04" in key and value:
+            parts = key.split("\x04", 1)[0].split(".")
+            if len(parts) == 3 and not parts[1].endswith("_text"):
+                found.setdefault((parts[0], parts[2]), value)
+    return found
 
 
 PAGES: dict[str, Callable[[dict[str, Any], list[str], str], list[str]]] = {
@@ -294,16 +330,17 @@ def describe_command(command: dict[str, Any], game: Game) -> str:
     parts = []
     for key, value in args.items():
         if value is None:
-            parts.append(f"no {words(key)}")
+            parts.append(_("no {thing}").format(thing=words(key)))
         elif key in SEAT_KEYS:
             parts.append(f"{words(key)} {seat_name(value, who)}")
         elif key in ("declare", "kind", "choice", "face"):
             parts.append(f"{words(key)} {words(str(value))}")
+        elif isinstance(value, dict) and LOCALE != i18n.DEFAULT_LOCALE:
+            parts.append(f"{words(key)} {_compact(value, who, game['game'])}")
         elif isinstance(value, list):
-            parts.append(f"{words(key)} " + ", ".join(describe_card(game["game"], v)
-                                                       for v in value))
+            parts.append(f"{words(key)} " + ", ".join(_named(game["game"], v) for v in value))
         else:
-            parts.append(f"{words(key)} {describe_card(game['game'], value)}")
+            parts.append(f"{words(key)} {_named(game['game'], value)}")
     return words(command["type"]).capitalize() + (": " + "; ".join(parts) if parts else "")
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from click.testing import CliRunner
 
@@ -96,3 +98,87 @@ def test_the_terminal_names_cards_and_the_table_in_korean(monkeypatch):
     assert play_text.describe_card("wotr", "the_spirit_of_mordor").endswith(", 우선권 1)")
     assert play_text.narrate({"type": "game_started", "version": 2, "data": {}},
                              {"seats": [], "you": None}) == "게임이 시작됩니다."
+
+
+def _ids(value) -> set[str]:
+    """The ASCII words of the string values in an event's data or a command (card, region and
+    ship ids, which the terminal may show as they are), not of its keys."""
+    if isinstance(value, dict):
+        return set().union(*(_ids(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(_ids(v) for v in value)) if value else set()
+    return set(re.findall(WORD, value)) if isinstance(value, str) else set()
+
+
+WORD = r"[A-Za-z][\w-]*"
+ENGLISH = ("drawn", "played", "card", "move", "attack", "seat", "target", "started", "play",
+           "none", "True", "False")
+
+
+@pytest.mark.parametrize("game", ["loot", "maskmen", "faker_blue", "magblast", "wotr", "tally"])
+def test_game_events_and_choices_are_told_in_korean(api, monkeypatch, game):
+    """Issue 28: a game's events and legal commands name their kind and fields in Korean; only
+    ids (cards, regions, ships), numbers and the players' names stay as they are."""
+    game_id, players = api.table(game, 2)
+    for _step in range(4):
+        public = api.get(game_id)
+        if public["status"] == "finished":
+            break
+        seat = int(sorted(public["pending"])[0])
+        mine = api.get(game_id, players[seat])
+        api.send(game_id, players[seat], mine["legal_commands"][0], mine["version"])
+    public = api.get(game_id)
+    seat = int(sorted(public["pending"])[0]) if public["pending"] else 0
+    mine = api.get(game_id, players[seat])
+    events = api.client.get(f"/v1/games/{game_id}/events", headers=players[seat]).json["events"]
+    monkeypatch.setattr(play_text, "LOCALE", "ko")
+    told = [(play_text.narrate(e, mine), e.get("data")) for e in events
+            if e["type"] not in play_text.PLATFORM]
+    told += [(play_text.describe_command(c, mine), c) for c in mine["legal_commands"]]
+    assert len(told) > len(mine["legal_commands"]) and mine["legal_commands"]
+    for text, source in told:
+        allowed = _ids({k: v for k, v in (source or {}).items() if k != "type"})
+        text = re.sub(r"[\w-]*…", "", text)  # an id cut short by the line's limit
+        names = {"p0", "p1", "v40K"}  # the players', and games.po's Korean "리사이클론 v40K"
+        english = set(re.findall(WORD, text)) - allowed - names
+        assert not english, (text, source)
+        assert not any(re.search(rf"\b{word}\b", text) for word in ENGLISH if word not in allowed)
+
+
+def test_every_games_event_and_command_types_have_korean_words(monkeypatch):
+    """A new event or command type of a game gets its words in play_words.py (and Korean in
+    messages.po), or this names it."""
+    import importlib
+
+    from games import REGISTRY
+
+    monkeypatch.setattr(play_text, "LOCALE", "ko")
+    missing = []
+    for name, game in REGISTRY.items():
+        events = importlib.import_module(f"games.{name}.shapes").EVENTS
+        for identifier in [*events, *game.commands]:
+            if re.search(r"[A-Za-z]", play_text.words(identifier)):
+                missing.append(f"{name}: {identifier}")
+    assert not missing
+
+
+def test_ids_of_regions_nations_and_cards_in_an_event_or_a_choice_are_named_in_korean(
+        monkeypatch):
+    monkeypatch.setattr(play_text, "LOCALE", "ko")
+    game = {"game": "wotr", "seats": [{"seat": 0, "name": "ann"}, {"seat": 1, "name": "bob"}],
+            "you": 0}
+    move = {"src": "Minas Tirith", "dst": "Osgiliath", "figures": {"gondor": [1, 0, 0]}}
+    assert play_text.narrate({"type": "army_moved", "seat": 0, "data": move}, game) == (
+        "ann (나): 군대 이동 — 출발 미나스 티리스, 도착 오스길리아스, 피규어 곤도르 1, 0, 0.")
+    assert play_text.describe_command(
+        {"type": "move", "from": "Minas Tirith", "to": "Osgiliath"}, game) == (
+        "이동: 출발 미나스 티리스; 도착 오스길리아스")
+    assert play_text.describe_command(
+        {"type": "use", "card": "assassin", "target": 1, "redirect": None},
+        {**game, "game": "faker_blue"}) == "사용: 카드 암살자; 대상 bob; 돌릴 대상 없음"
+    # Mag Blast's copies of a card by the card's name; "bomber" by the game it is in.
+    magblast = {**game, "game": "magblast"}
+    assert play_text.describe_command({"type": "play_card", "card": "beam_blast-4"},
+                                      magblast) == "카드 내기: 카드 입자빔포"
+    assert play_text.describe_command({"type": "play_card", "card": "bomber-2"},
+                                      magblast) == "카드 내기: 카드 폭격기"

@@ -19,6 +19,8 @@ Driven over stdin like loadgen.py, one JSON line per command:
 
     setup N                  create players (2 per game) until there are N games' worth
     run N WARMUP SECONDS     play N games; measure SECONDS after WARMUP and a move by every game
+                             (games and streams stay open between runs, paused, as a player's
+                             page stays open between moves; new ones start in the warm-up)
     quit
 """
 
@@ -52,6 +54,7 @@ from bench.loadgen import (
 )
 
 REQUEST_TIMEOUT = 30.0
+WARM_TIMEOUT = 180.0  # s: a level's first run creates its games and opens 2 streams each
 GAMES = {"loot": {"game": "loot", "options": {}},
          "wotr": {"game": "wotr", "options": {"scenario": "south"}}}
 
@@ -165,7 +168,9 @@ class Table:
     game_id: str = ""
     acked: dict[int, tuple[int, float]] = field(default_factory=dict)  # version -> (seat, t)
     moves: int = 0  # in the measured window
-    made: int = 0  # since the run began
+    made: int = 0  # ever
+    busy: bool = False  # a seat's move may be in flight
+    task: asyncio.Task | None = None  # its play(), once a run included it
 
 
 @dataclass
@@ -184,6 +189,9 @@ class Client:
         self.groups = groups
         self.tables: list[Table] = []
         self.random = random.Random(29)
+        self.window = RealWindow()  # the run's; between runs, one that counts nothing
+        self.gate = asyncio.Event()  # set while a run plays
+        self.closing = False
 
     async def player(self, conn: Connection, n: int) -> Seat:
         """A player of their own per seat; the table's seats share ``conn`` for their POSTs
@@ -219,7 +227,7 @@ class Client:
         status, body = await b.conn.request("GET", f"{p}/games/{game_id}", None, b.headers)
         b.picture = _ok(status, body)
 
-    async def follow(self, table: Table, index: int, window: RealWindow) -> None:
+    async def follow(self, table: Table, index: int) -> None:
         """Seat ``index``'s stream for the table's current game, from the version it holds."""
         seat = table.seats[index]
         game_id = table.game_id
@@ -237,21 +245,22 @@ class Client:
                     mover, acked_at = table.acked[v]
                     if mover != index:
                         del table.acked[v]
-                        if window.measuring:
-                            window.pushes.append(now - acked_at)
+                        if self.window.measuring:
+                            self.window.pushes.append(now - acked_at)
                 if seat.picture is None or picture["version"] >= seat.picture["version"]:
                     seat.picture = picture
                     seat.changed.set()
         except (OSError, asyncio.IncompleteReadError, HttpError, ValueError) as exc:
-            if not window.stopping:
-                window.error(f"stream {type(exc).__name__}")
+            if not self.closing:
+                self.window.error(f"stream {type(exc).__name__}")
         finally:
             stream.close()
 
-    async def play_seat(self, table: Table, index: int, window: RealWindow) -> bool:
-        """Moves while the seat is to move; False once the game is over."""
+    async def play_seat(self, table: Table, index: int) -> bool:
+        """Moves while the seat is to move (and the run goes on); False once the game is over."""
         seat = table.seats[index]
-        while not window.stopping:
+        while self.gate.is_set() and not self.closing:
+            window = self.window
             picture = seat.picture
             if picture is None:
                 return True
@@ -290,42 +299,43 @@ class Client:
                 seat.picture = answer
         return True
 
-    async def play(self, table: Table, window: RealWindow) -> None:
-        warm = False
-        while not window.stopping:
+    async def play(self, table: Table) -> None:
+        """The table's games one after another, for as long as the client lives: between runs
+        it waits (its streams stay open, as a player's page does between moves)."""
+        while not self.closing:
             try:
                 await self.new_game(table)
             except (OSError, asyncio.IncompleteReadError, HttpError) as exc:
-                window.error(f"new game {type(exc).__name__}")
+                self.window.error(f"new game {type(exc).__name__}")
                 await asyncio.sleep(0.2)
                 continue
-            window.games_started += window.measuring
-            followers = [asyncio.create_task(self.follow(table, i, window)) for i in (0, 1)]
+            self.window.games_started += self.window.measuring
+            followers = [asyncio.create_task(self.follow(table, i)) for i in (0, 1)]
             over = False
-            while not over and not window.stopping:
+            while not over and not self.closing:
+                await self.gate.wait()
+                table.busy = True
                 for index, seat in enumerate(table.seats):
                     seat.changed.clear()
-                    if not await self.play_seat(table, index, window):
+                    if not await self.play_seat(table, index):
                         over = True
-                    if not warm and table.made:
-                        warm = True
-                        window.warmed += 1
-                if over or window.stopping:
-                    break
+                table.busy = False
+                if over or self.closing or not self.gate.is_set():
+                    continue
                 # Neither seat can move on what it holds: wait for a stream to bring news.
                 waits = [asyncio.create_task(s.changed.wait()) for s in table.seats]
                 done, pending = await asyncio.wait(waits, timeout=REQUEST_TIMEOUT,
                                                    return_when=asyncio.FIRST_COMPLETED)
                 for task in pending:
                     task.cancel()
-                if not done:
-                    window.error("no push within 30 s")
-                    for i, seat in enumerate(table.seats):  # read the game afresh
+                if not done and self.gate.is_set():
+                    self.window.error("no push within 30 s")
+                    for seat in table.seats:  # read the game afresh
                         status, body = await seat.conn.request(
                             "GET", f"{self.prefix}/games/{table.game_id}", None, seat.headers)
                         if status == 200:
-                            table.seats[i].picture = loads(body)
-            window.games_finished += over and window.measuring
+                            seat.picture = loads(body)
+            self.window.games_finished += over and self.window.measuring
             for seat in table.seats:
                 if seat.stream:
                     seat.stream.close()
@@ -334,15 +344,21 @@ class Client:
             await asyncio.gather(*followers, return_exceptions=True)
 
     async def run(self, count: int, warmup: float, seconds: float) -> dict[str, Any]:
-        window = RealWindow()
+        """Play the first ``count`` tables (starting those not yet playing) and measure."""
+        window = self.window = RealWindow()
         tables = self.tables[:count]
         for table in tables:
-            table.moves = 0
-        tasks = [asyncio.create_task(self.play(table, window)) for table in tables]
+            if table.task is None:
+                table.task = asyncio.create_task(self.play(table))
+        self.gate.set()
+        warm_started = time.perf_counter()
         await asyncio.sleep(warmup)
-        deadline = time.monotonic() + 60
-        while window.warmed < count and time.monotonic() < deadline:
+        # Steady state: every table has a game and has made a move (the first run of a level
+        # creates its games and opens their streams here, unmeasured), unless that takes long.
+        deadline = time.monotonic() + WARM_TIMEOUT
+        while any(not t.made for t in tables) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
+        warm_s = time.perf_counter() - warm_started
         for table in tables:
             table.moves = 0
         cpu_before, client_before = group_cpu(self.groups), own_cpu()
@@ -352,20 +368,15 @@ class Client:
         window.measuring = False
         elapsed = time.perf_counter() - started
         cpu_after, client_after = group_cpu(self.groups), own_cpu()
-        window.stopping = True
-        for table in tables:
-            for seat in table.seats:
-                seat.changed.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        for table in tables:
-            for seat in table.seats:
-                seat.conn.close()
-                if seat.stream:
-                    seat.stream.close()
+        self.gate.clear()
+        deadline = time.monotonic() + REQUEST_TIMEOUT
+        while any(t.busy for t in tables) and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)  # the moves in flight end; no new one starts
         latencies, pushes = sorted(window.latencies), sorted(window.pushes)
         return {"games": count, "moves": window.moves, "seconds": elapsed,
                 "moves_per_s": window.moves / elapsed, "errors": window.errors,
-                "error_kinds": window.kinds,
+                "error_kinds": window.kinds, "warm_s": warm_s,
+                "unwarmed": sum(not t.made for t in tables),
                 "p50_ms": _pct(latencies, 0.50) * 1000, "p99_ms": _pct(latencies, 0.99) * 1000,
                 "push_p50_ms": _pct(pushes, 0.50) * 1000, "push_p99_ms": _pct(pushes, 0.99) * 1000,
                 "pushes": len(pushes), "slowest_game_moves": min(t.moves for t in tables),
@@ -375,6 +386,19 @@ class Client:
                           for name in cpu_after},
                 "server_cpu_s": sum(cpu_after.values()) - sum(cpu_before.values()),
                 "client_cpu_s": client_after - client_before}
+
+    async def close(self) -> None:
+        self.closing = True
+        self.gate.set()
+        tasks = [t.task for t in self.tables if t.task]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for table in self.tables:
+            for seat in table.seats:
+                seat.conn.close()
+                if seat.stream:
+                    seat.stream.close()
 
 
 async def main() -> None:
@@ -393,6 +417,7 @@ async def main() -> None:
     while True:
         line = (await loop.run_in_executor(None, sys.stdin.readline)).split()
         if not line or line[0] == "quit":
+            await client.close()
             return
         try:
             if line[0] == "setup":

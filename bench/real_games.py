@@ -104,6 +104,8 @@ def measure(game: str, bare_gen: LoadGen, real: LoadGen) -> list[dict[str, Any]]
             "slowest_game_moves": min(r["slowest_game_moves"] for r in reals),
             "games_finished": sum(r["games_finished"] for r in reals),
             "errors": sum(r["errors"] for r in reals), "error_kinds": kinds,
+            "unwarmed": max(r["unwarmed"] for r in reals),
+            "warm_s": max(r["warm_s"] for r in reals),
             **{f"{g}_ms": per_move(reals, lambda r, g=g: r["cpu_s"].get(g, 0.0)) for g in GROUPS},
             "server_ms": per_move(reals, lambda r: r["server_cpu_s"]),
             "bare_server_ms": per_move(bares, lambda r: r["server_cpu_s"]),
@@ -129,8 +131,14 @@ def report(levels: list[dict[str, Any]]) -> None:
               f"{r['server_ms']:>8.2f}{r['bare_server_ms']:>7.2f}{r['client_ms']:>8.2f}")
         if r["error_kinds"]:
             print(f"    errors: {r['error_kinds']}")
+        if r["unwarmed"]:
+            print(f"    {r['unwarmed']} games had made no move after {r['warm_s']:.0f} s of "
+                  "warm-up: this level's figures are not a steady state")
     print("  (latencies in ms; slowest: the fewest moves any one game made in a window; done: "
           "games finished and replaced by new ones)")
+    print("  (each level's first round starts its new games and streams in its warm-up, "
+          f"longest {max((r['warm_s'] for r in levels), default=0):.0f} s; they stay open, "
+          "paused, between windows)")
 
 
 def main(print_json: bool = "--json" in sys.argv) -> list[dict[str, Any]]:

@@ -21,8 +21,11 @@ def test_bench_game_client_plays_loot_moves_and_each_seat_is_told_of_the_others(
     async def play():
         client = Client(server, "loot", "first", [])
         assert await client.setup(1) == {"games": 1}
-        async with asyncio.timeout(90):
-            return await client.run(1, 0.3, 1.5)
+        try:
+            async with asyncio.timeout(90):
+                return await client.run(1, 0.3, 1.5)
+        finally:
+            await client.close()
 
     result = asyncio.run(play())
     assert result["errors"] == 0, result["error_kinds"]
@@ -31,3 +34,4 @@ def test_bench_game_client_plays_loot_moves_and_each_seat_is_told_of_the_others(
     assert result["pushes"] >= 1  # the other seat's stream delivered a move it did not make
     assert 0 < result["push_p50_ms"] < 30_000
     assert result["p50_ms"] > 0
+    assert result["unwarmed"] == 0

@@ -74,12 +74,17 @@ function table() {
   };
   t.restart = () => {
     setImmediate(() => {
-      for (const c of t.clients) c.stop();
+      for (const c of t.clients) stop(c);
       t.acked.clear();
       if (!w.stopping) t.start().catch(() => { w.errors += 1; });
     });
   };
   return t;
+}
+
+// A client whose socket never opened (or was stopped) throws on stop(): nothing to close.
+function stop(client) {
+  try { client.stop(); } catch (error) { /* already closed */ }
 }
 
 function pct(values, q) {
@@ -113,7 +118,7 @@ async function main() {
     push_p50_ms: pct(w.pushes, 0.5), push_p99_ms: pct(w.pushes, 0.99), pushes: w.pushes.length,
     slowest_game_moves: Math.min(...tables.map((t) => t.moves)), games_finished: w.finished,
     client_cpu_s: (cpu.user + cpu.system) / 1e6 })}\n`);
-  for (const t of tables) for (const c of t.clients) c.stop();
+  for (const t of tables) for (const c of t.clients) stop(c);
   setTimeout(() => process.exit(0), 200);
 }
 

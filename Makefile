@@ -12,7 +12,8 @@ AXE_VERSION := 4.14.1
 AXE := $(VENV)/axe/node_modules/axe-core/axe.min.js
 LOCK_VENV := .lock-venv
 
-.PHONY: install lock run test test-cluster lint openapi bench faults abuse clean browser screenshots \
+.PHONY: install lock run test test-cluster lint openapi bench bench-moves bench-bgio faults abuse clean \
+	browser screenshots \
 	web-catalogs catalogs
 
 # constraints.txt pins every package (and every package they pull in) to the versions CI
@@ -90,9 +91,11 @@ catalogs: install
 	$(BIN)/python -m service.app.i18n
 
 # Throughput first (issue 13: raw appends, bare Flask+append, Tablestream at 1-1,024 games, CPU
-# per move, ratios), then the older figures. Bounded in time; loopback only.
+# per move, ratios), then real 2-seat games with SSE pushes (issue 29), then the older figures.
+# Bounded in time; loopback only.
 bench: install
 	$(BIN)/python bench/throughput.py
+	$(BIN)/python bench/real_games.py
 	$(BIN)/python bench/store_and_http.py
 	$(BIN)/python bench/bots_and_clocks.py
 	$(BIN)/python bench/outages.py
@@ -101,6 +104,17 @@ bench: install
 	$(BIN)/python bench/cluster_scaling.py
 	$(BIN)/python bench/archive_memory.py
 	$(BIN)/python bench/sse_fanout.py
+
+# Real games alone (issue 29): 2-seat Loot and War of the Ring, one POST a move, both seats on
+# their SSE streams, at 16/128/1,024 games beside the bare app (BENCH_LEVELS, BENCH_GAMES, ...).
+bench-moves: install
+	$(BIN)/python bench/real_games.py
+
+# The same closed loop against boardgame.io 0.50 (npm; in memory and FlatFile) beside Tablestream's
+# Loot, ratios printed (issue 29 item 4). Installs bench/bgio's locked packages first.
+bench-bgio: install
+	cd bench/bgio && npm ci --no-audit --no-fund
+	$(BIN)/python bench/bgio_compare.py
 
 # Kills Redis, gunicorn and the RQ worker with -9 under load; not part of `make test`.
 faults: install

@@ -119,12 +119,12 @@ def _server(argv: list[str], env: dict[str, str], log: Any, ready_path: str,
         stop(process)
 
 
-def tablestream(redis_url: str, data_dir: str) -> contextlib.AbstractContextManager[
-        tuple[subprocess.Popen, str]]:
+def tablestream(redis_url: str, data_dir: str, job_workers: int = 0
+                ) -> contextlib.AbstractContextManager[tuple[subprocess.Popen, str]]:
     env = {**os.environ, **UNLIMITED, "REDIS_URL": redis_url, "TABLESTREAM_DATA": data_dir,
            "TABLESTREAM_WORKER_CLASS": WORKER}
     return _server([sys.executable, "-m", "service.clients.cli", "serve", "--port", "{port}",
-                    "--job-workers", "0", "--web-workers", WEB_WORKERS],
+                    "--job-workers", str(job_workers), "--web-workers", WEB_WORKERS],
                    env, _log(data_dir, "tablestream.log"), "/healthz", "tablestream serve")
 
 
@@ -139,13 +139,15 @@ def bare(redis_url: str, log_dir: str) -> contextlib.AbstractContextManager[
 
 
 class LoadGen:
-    """bench/loadgen.py in a process of its own, one JSON answer per command."""
+    """bench/loadgen.py in a process of its own, one JSON answer per command (``argv``: another
+    generator speaking the same protocol, e.g. bench/game_client.py)."""
 
-    def __init__(self, base: str, kind: str, server: subprocess.Popen):
-        self.process = subprocess.Popen(
-            [sys.executable, str(ROOT / "bench" / "loadgen.py"), "--base", base, "--kind", kind,
-             "--server-pid", str(server.pid)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            text=True, cwd=ROOT)
+    def __init__(self, base: str, kind: str, server: subprocess.Popen,
+                 argv: list[str] | None = None):
+        argv = argv or [sys.executable, str(ROOT / "bench" / "loadgen.py"), "--base", base,
+                        "--kind", kind, "--server-pid", str(server.pid)]
+        self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True, cwd=ROOT)
 
     def ask(self, *command: object) -> dict[str, Any]:
         assert self.process.stdin and self.process.stdout

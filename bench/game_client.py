@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import resource
@@ -51,6 +50,7 @@ from bench.loadgen import (
     dumps,
     loads,
     own_cpu,
+    serve_commands,
 )
 
 REQUEST_TIMEOUT = 30.0
@@ -413,23 +413,7 @@ async def main() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     groups = [(g.split("=")[0], int(g.split("=")[1])) for g in args.group]
     client = Client(args.base, args.game, args.pick, groups)
-    loop = asyncio.get_running_loop()
-    while True:
-        line = (await loop.run_in_executor(None, sys.stdin.readline)).split()
-        if not line or line[0] == "quit":
-            await client.close()
-            return
-        try:
-            if line[0] == "setup":
-                answer = await client.setup(int(line[1]))
-            elif line[0] == "run":
-                answer = await client.run(int(line[1]), float(line[2]), float(line[3]))
-            else:
-                answer = {"failed": f"unknown command {line[0]}"}
-        except Exception as exc:
-            answer = {"failed": f"{type(exc).__name__}: {exc}"}
-        sys.stdout.write(json.dumps(answer) + "\n")
-        sys.stdout.flush()
+    await serve_commands(client)
 
 
 if __name__ == "__main__":

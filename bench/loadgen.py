@@ -293,19 +293,15 @@ def cpu_seconds(roots: list[int]) -> float:
     return sum(stats[pid][1] for pid in wanted if pid in stats)
 
 
-async def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--base", required=True)
-    parser.add_argument("--kind", choices=["tablestream", "bare"], required=True)
-    parser.add_argument("--server-pid", type=int, action="append", default=[])
-    args = parser.parse_args()
-    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # 1,024 games need more sockets
-    client = Client(args.base, args.kind, args.server_pid)
+async def serve_commands(client: Any) -> None:
+    """Answer the driving bench's lines on stdin (``setup N``, ``run N SECONDS WARMUP``,
+    ``quit``) with one JSON line each, until ``quit`` or the end of input."""
     loop = asyncio.get_running_loop()
     while True:
         line = (await loop.run_in_executor(None, sys.stdin.readline)).split()
         if not line or line[0] == "quit":
+            if hasattr(client, "close"):
+                await client.close()
             return
         try:
             if line[0] == "setup":
@@ -318,6 +314,18 @@ async def main() -> None:
             answer = {"failed": f"{type(exc).__name__}: {exc}"}
         sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--base", required=True)
+    parser.add_argument("--kind", choices=["tablestream", "bare"], required=True)
+    parser.add_argument("--server-pid", type=int, action="append", default=[])
+    args = parser.parse_args()
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # 1,024 games need more sockets
+    client = Client(args.base, args.kind, args.server_pid)
+    await serve_commands(client)
 
 
 if __name__ == "__main__":

@@ -61,6 +61,7 @@ POWER_USES: int = CONSTANTS["power_uses"]
 ZONES: tuple[str, ...] = tuple(z["id"] for z in _RAW["zones"])
 ADJACENT = MappingProxyType({z["id"]: tuple(z["adjacent"]) for z in _RAW["zones"]})
 ZONE_COLOUR = MappingProxyType({z["id"]: z["colour"] for z in _RAW["zones"]})
+ZONE_NAME = MappingProxyType({z["id"]: z["name"] for z in _RAW["zones"]})  # "n" -> "front"
 RESOURCES: tuple[str, ...] = ("star", "circle", "diamond")
 
 COMMAND_SHIPS = MappingProxyType({r["id"]: CommandShip(**r) for r in _RAW["command_ships"]})

@@ -87,7 +87,38 @@ def describe_card(game_name: str, card: Any) -> str:
             return _("{card} ({colour} captain)").format(card=text, colour=_colour(match[1]))
         if text == "ADM":
             return _("{card} (the admiral)").format(card=text)
+    if game_name == "faker_blue":
+        return _faker_blue_card(text)
+    if game_name == "magblast":
+        return _magblast_card(text)
     return text
+
+
+def _faker_blue_card(card: str) -> str:
+    """``vampire-3`` -> ``vampire-3 (Vampire)``, a kind (``vampire``, as a command names the
+    card it uses) -> ``Vampire``: as the cards name it."""
+    from games.faker_blue.data import KINDS, kind_of
+    found = KINDS.get(kind_of(card))
+    if found is None:
+        return card
+    named = name_of(f"faker_blue.card.{found.kind}", found.name)
+    return named if card == found.kind else f"{card} ({named})"
+
+
+def _magblast_card(card: str) -> str:
+    """An action card by its name, a fleet ship by its name and class, a command ship (a
+    race id) by its name."""
+    from games.magblast.data import ACTIONS, COMMAND_SHIPS, SHIPS
+    if card in ACTIONS:
+        action = ACTIONS[card]
+        return f"{card} ({name_of(f'magblast.action.{action.kind}', action.name)})"
+    if card in SHIPS:
+        ship = SHIPS[card]
+        return (f"{card} ({name_of(f'magblast.ship.{card}', ship.name)}, "
+                f"{name_of(f'magblast.class.{ship.cls}', ship.cls.capitalize())})")
+    if card in COMMAND_SHIPS:
+        return name_of(f"magblast.command_ship.{card}", COMMAND_SHIPS[card].name)
+    return card
 
 
 def name_of(context: str, english: str) -> str:
@@ -186,11 +217,48 @@ def faker_blue_page(view: dict[str, Any], who: list[str], name: str) -> list[str
         f"{seat_name(i, who)} {h}" + ("" if view.get("alive", [True] * 9)[i] else _(" (out)"))
         for i, h in enumerate(view.get("health", [])))]
     if view.get("hand") is not None:
-        lines.append(_("Your hand: ") + ", ".join(map(str, view["hand"])))
+        lines.append(_("Your hand: ") + ", ".join(describe_card(name, c) for c in view["hand"]))
     lines.append(_("Supply: {supply}; deck: {deck}; step: {step}").format(
         supply=view.get("supply"), deck=view.get("deck"), step=words(str(view.get("step", "")))))
     if view.get("public"):
         lines.append(_("On the table: ") + _compact(view["public"], who, name))
+    return lines
+
+
+def magblast_page(view: dict[str, Any], who: list[str], name: str) -> list[str]:
+    """Mag Blast: the phase, each player's command ship and zones with every ship's damage
+    against its hull, your hand (and the fleet you were dealt while placing), the decks, then
+    whatever is under way (an attack's chain, a direct hit, a proposal) as a table."""
+    from games.magblast.data import COMMAND_HULL, SHIPS, ZONE_NAME, ZONES
+    phase = str(view.get("phase", ""))
+    lines = [_("Phase: {phase}").format(phase=name_of(f"magblast.phase.{phase}", phase))]
+    damage: dict[str, int] = {}
+    for ship, cards in (view.get("under") or {}).items():
+        damage[ship] = sum(hit for _card, hit in cards)
+    alive = view.get("alive") or []
+    for seat, race in enumerate(view.get("races") or []):
+        out = "" if seat >= len(alive) or alive[seat] else _(" (out)")
+        lines.append(f"{seat_name(seat, who)}{out}: {_magblast_card(race)} "
+                     f"{damage.get(race, 0)}/{COMMAND_HULL}")
+        zones = (view.get("zones") or [])[seat] if seat < len(view.get("zones") or []) else {}
+        for zone in ZONES:
+            ships = zones.get(zone) or []
+            if ships:
+                lines.append(f"  {name_of(f'magblast.zone.{zone}', ZONE_NAME[zone])}: " + "; ".join(
+                    f"{describe_card(name, s)} {damage.get(s, 0)}/{SHIPS[s].hull}"
+                    if s in SHIPS else describe_card(name, s) for s in ships))
+    if view.get("hand") is not None:
+        lines.append(_("Your hand: ") + (", ".join(describe_card(name, c) for c in view["hand"])
+                                         or _("none")))
+    if view.get("dealt"):
+        lines.append(_("Your fleet to place: ") + ", ".join(
+            describe_card(name, s) for s in view["dealt"]))
+    lines.append(_("Action deck: {actions}; fleet deck: {fleet}; hands: ").format(
+        actions=view.get("action_deck", "?"), fleet=view.get("fleet_deck", "?")) + ", ".join(
+        f"{seat_name(i, who)} {n}" for i, n in enumerate(view.get("hand_counts", []))))
+    for key in ("chain", "dh", "proposal", "placing", "effects", "returning"):
+        if view.get(key):
+            lines += _table_lines(key, view[key], who, name, 0)
     return lines
 
 
@@ -273,7 +341,7 @@ def _game_names(locale: str) -> dict[tuple[str, str], str]:
 
 PAGES: dict[str, Callable[[dict[str, Any], list[str], str], list[str]]] = {
     "loot": loot_page, "maskmen": maskmen_page, "faker_blue": faker_blue_page,
-    "wotr": wotr_page}
+    "magblast": magblast_page, "wotr": wotr_page}
 
 
 # --- what happened, and what you may do ---------------------------------------------------------

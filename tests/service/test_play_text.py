@@ -91,6 +91,51 @@ def test_the_client_finds_a_local_server_on_port():
     assert "http://127.0.0.1:1/v1" in result.output
 
 
+def test_faker_blue_and_mag_blast_cards_are_named_not_only_numbered():
+    assert play_text.describe_card("faker_blue", "vampire-3") == "vampire-3 (Vampire)"
+    assert play_text.describe_card("faker_blue", "vampire") == "Vampire"  # a kind, as used
+    assert play_text.describe_card("magblast", "laser_blast-2") == "laser_blast-2 (Laser Blast)"
+    assert play_text.describe_card("magblast", "ship-04") == "ship-04 (Scular, Scout)"
+    assert play_text.describe_card("magblast", "kalgon") == "Overseers of Kalgon"
+
+
+MAG_BLAST_VIEW = {
+    "phase": "attack", "races": ["kalgon", "glorp"], "alive": [True, False],
+    "zones": [{"n": ["ship-04"], "e": [], "s": [], "w": []}, {"n": [], "e": [], "s": [], "w": []}],
+    "under": {"ship-04": [["laser_blast-2", 1], ["beam_blast-1", 1]],
+              "kalgon": [["mag_blast-1", 3]]},
+    "hand": ["laser_blast-3"], "dealt": [], "action_deck": 80, "fleet_deck": 40,
+    "hand_counts": [1, 0], "chain": None, "dh": None, "proposal": None, "effects": [],
+    "returning": []}
+
+
+def test_the_mag_blast_table_shows_each_fleet_by_zone_with_its_damage_against_its_hull():
+    text = "\n".join(play_text.magblast_page(MAG_BLAST_VIEW, ["ann", "bob"], "magblast"))
+    assert "Phase: attack" in text
+    assert "ann: Overseers of Kalgon 3/8" in text
+    assert "  front: ship-04 (Scular, Scout) 2/3" in text  # two hits under a hull of 3
+    assert "bob (out): The Glorp 0/8" in text
+    assert "Your hand: laser_blast-3 (Laser Blast)" in text
+    assert "Action deck: 80; fleet deck: 40; hands: ann 1, bob 0" in text
+    assert "None" not in text and "dh" not in text  # nothing under way, nothing shown
+
+
+def test_a_new_mag_blast_game_shows_the_fleet_each_player_was_dealt_to_place(api):
+    game_id, players = api.table("magblast", 2)
+    text = "\n".join(play_text.render(api.get(game_id, players[0])))
+    assert "Phase: setup" in text and "Your hand: " in text
+    dealt = re.search(r"Your fleet to place: (.*)", text)[1].split("), ")
+    assert len(dealt) == 6 and all(re.match(r"ship-\d+ \(\w", s) for s in dealt)
+
+
+def test_the_mag_blast_table_reads_in_korean(monkeypatch):
+    monkeypatch.setattr(play_text, "LOCALE", "ko")
+    text = "\n".join(play_text.magblast_page(MAG_BLAST_VIEW, ["ann", "bob"], "magblast"))
+    assert "단계: 공격" in text and "앞: ship-04 (스큘라, 정찰함) 2/3" in text
+    assert "내 손패: laser_blast-3 (레이저포)" in text
+    assert play_text.describe_card("faker_blue", "vampire-3") == "vampire-3 (뱀파이어)"
+
+
 def test_the_terminal_names_cards_and_the_table_in_korean(monkeypatch):
     monkeypatch.setattr(play_text, "LOCALE", "ko")
     assert play_text.describe_card("loot", "M8a") == "M8a (상선, 8 골드)"
@@ -179,6 +224,6 @@ def test_ids_of_regions_nations_and_cards_in_an_event_or_a_choice_are_named_in_k
     # Mag Blast's copies of a card by the card's name; "bomber" by the game it is in.
     magblast = {**game, "game": "magblast"}
     assert play_text.describe_command({"type": "play_card", "card": "beam_blast-4"},
-                                      magblast) == "카드 내기: 카드 입자빔포"
+                                      magblast) == "카드 내기: 카드 beam_blast-4 (입자빔포)"
     assert play_text.describe_command({"type": "play_card", "card": "bomber-2"},
-                                      magblast) == "카드 내기: 카드 폭격기"
+                                      magblast) == "카드 내기: 카드 bomber-2 (폭격기)"

@@ -229,24 +229,24 @@ def magblast_page(view: dict[str, Any], who: list[str], name: str) -> list[str]:
     """Mag Blast: the phase, each player's command ship and zones with every ship's damage
     against its hull, your hand (and the fleet you were dealt while placing), the decks, then
     whatever is under way (an attack's chain, a direct hit, a proposal) as a table."""
-    from games.magblast.data import COMMAND_HULL, SHIPS, ZONE_NAME, ZONES
+    from games.magblast.data import ZONE_NAME, ZONES, hull
     phase = str(view.get("phase", ""))
     lines = [_("Phase: {phase}").format(phase=name_of(f"magblast.phase.{phase}", phase))]
-    damage: dict[str, int] = {}
-    for ship, cards in (view.get("under") or {}).items():
-        damage[ship] = sum(hit for _card, hit in cards)
-    alive = view.get("alive") or []
+    damage = {ship: sum(hit for _card, hit in cards)
+              for ship, cards in (view.get("under") or {}).items()}
+
+    def ship_text(ship: str) -> str:  # a command or fleet ship, its damage against its hull
+        return f"{describe_card(name, ship)} {damage.get(ship, 0)}/{hull(ship)}"
+
+    alive, fleets = view.get("alive") or [], view.get("zones") or []
     for seat, race in enumerate(view.get("races") or []):
         out = "" if seat >= len(alive) or alive[seat] else _(" (out)")
-        lines.append(f"{seat_name(seat, who)}{out}: {_magblast_card(race)} "
-                     f"{damage.get(race, 0)}/{COMMAND_HULL}")
-        zones = (view.get("zones") or [])[seat] if seat < len(view.get("zones") or []) else {}
+        lines.append(f"{seat_name(seat, who)}{out}: {ship_text(race)}")
+        zones = fleets[seat] if seat < len(fleets) else {}
         for zone in ZONES:
-            ships = zones.get(zone) or []
-            if ships:
-                lines.append(f"  {name_of(f'magblast.zone.{zone}', ZONE_NAME[zone])}: " + "; ".join(
-                    f"{describe_card(name, s)} {damage.get(s, 0)}/{SHIPS[s].hull}"
-                    if s in SHIPS else describe_card(name, s) for s in ships))
+            if zones.get(zone):
+                lines.append(f"  {name_of(f'magblast.zone.{zone}', ZONE_NAME[zone])}: "
+                             + "; ".join(ship_text(ship) for ship in zones[zone]))
     if view.get("hand") is not None:
         lines.append(_("Your hand: ") + (", ".join(describe_card(name, c) for c in view["hand"])
                                          or _("none")))

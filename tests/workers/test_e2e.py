@@ -103,8 +103,12 @@ def test_an_idle_human_times_out_is_replaced_by_a_bot_and_takes_the_seat_back(ap
                                                                               worker_process):
     worker = worker_process()
     headers = _player(api, "idle")
+    # Far enough that the bot holding the seat cannot finish before the worker is frozen
+    # (thousands of moves); near enough that the later tests' workers, which sweep this shared
+    # database and so play the seat again once its clock has run out three more times, end
+    # the game within seconds instead of playing on for the rest of the run.
     game_id = _create(api, headers, "tally", [{"kind": "human"}],
-                      {"target": 1_000_000, "turn_seconds": 1, "max_timeouts": 3})
+                      {"target": 10_000, "turn_seconds": 1, "max_timeouts": 3})
     started = time.time()
     assert api.post(f"/v1/games/{game_id}/start", headers=headers).status_code == 200
     view = _get(api, game_id, headers)

@@ -23,17 +23,18 @@ SHELL_MOVES = "#commands button.cmd:not([disabled])"
 def play_on_board(page: Page, rng: random.Random, max_clicks: int = 3000,
                   after_click=None) -> int:
     """Click on the board until the game is over: a move the board lists for the selection if
-    there is one, else something clickable on the board. Fails if the player has a move the
-    board does not offer (only the shell's buttons could make it). Returns the clicks made.
+    there is one, else something clickable on the board that a player can see (not hidden in a
+    closed box). Fails if the player has a move the board does not offer that way (only the
+    shell's buttons could make it), or if clicks keep missing. Returns the clicks made.
     ``after_click`` (a callable) is called after every click, e.g. to take a screenshot."""
     clicks = 0
-    stuck = 0
+    stuck = misses = 0
     while clicks < max_clicks:
         page.wait_for_selector(f"{PICKABLE}, {OFFERED}, #result, {SHELL_MOVES}", timeout=WAIT_MS)
         if page.locator("#result").count():
             return clicks
         offered = page.locator(OFFERED)
-        pickable = page.locator(PICKABLE)
+        pickable = page.locator(PICKABLE).filter(visible=True)
         target = offered if offered.count() else pickable
         count = target.count()
         if not count:
@@ -50,9 +51,14 @@ def play_on_board(page: Page, rng: random.Random, max_clicks: int = 3000,
             # Focus first: a map region off its pan-and-zoom box's view is brought into view.
             chosen.evaluate("e => e.focus && e.focus()", timeout=5_000)
             chosen.click(timeout=5_000)
-        except PlaywrightTimeout:
-            continue  # redrawn under the pointer (a bot moved, a clock ran): look again
+        except PlaywrightTimeout as missed:
+            # Redrawn under the pointer (a bot moved, a clock ran): look again, but not forever.
+            misses += 1
+            if misses > 30:
+                pytest.fail(f"30 clicks in a row missed; the last: {missed}")
+            continue
         clicks += 1
+        misses = 0
         if after_click is not None:
             after_click()
     pytest.fail(f"no end after {max_clicks} clicks")

@@ -512,6 +512,9 @@ function reinforcementsNode(view, picker) {
     h("li", {}, `${nationName(nation)}: `, ["regular", "elite", "leader"].map((kind, i) =>
       picker.bind(h("button", { type: "button", class: "wotr-recruit" }, `${f[i]} ${kindWord(kind, f[i])}`),
         `recruit:${nation}:${kind}`))));
-  return h("details", { class: "wotr-reinforcements" },
+  // Open while a muster may take figures from it: a figure to tap hidden in a closed box is a
+  // choice the player cannot see.
+  const mustering = picker.entries.some((e) => [...e.tokens].some((tk) => tk.startsWith("recruit:")));
+  return h("details", { class: "wotr-reinforcements", open: mustering },
     h("summary", {}, t("Reinforcements")), h("ul", {}, rows));
 }

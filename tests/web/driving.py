@@ -100,7 +100,7 @@ def play_to_end(page: Page, rng: random.Random, max_clicks: int = 4000,
     """Click a random move button until the game is over (or ``stop_after`` clicks); the
     number of clicks. ``screenshot`` (a callable) is called once, after a few moves, with the
     page mid-game; ``each`` (a callable) with the button about to be clicked."""
-    clicks = 0
+    clicks = misses = 0
     while clicks < max_clicks:
         if clicks == stop_after:
             return clicks
@@ -120,9 +120,14 @@ def play_to_end(page: Page, rng: random.Random, max_clicks: int = 4000,
             if each is not None:
                 each(button)
             button.click(timeout=5_000)
-        except PlaywrightTimeout:
-            continue  # the game moved on under the pointer (a bot, a clock): look again
+        except PlaywrightTimeout as missed:
+            # The game moved on under the pointer (a bot, a clock): look again, but not forever.
+            misses += 1
+            if misses > 30:
+                pytest.fail(f"30 clicks in a row missed; the last: {missed}")
+            continue
         clicks += 1
+        misses = 0
         if clicks == 6 and screenshot is not None:
             page.wait_for_selector(f"{MOVES}, #result", timeout=WAIT_MS)
             screenshot()

@@ -12,7 +12,7 @@ import requests
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.web.driving import WAIT_MS
+from tests.web.driving import WAIT_MS, missed_again
 
 # What the board offers now: things to click, or the moves left for what was clicked.
 PICKABLE = "#board .pickable"
@@ -52,10 +52,7 @@ def play_on_board(page: Page, rng: random.Random, max_clicks: int = 3000,
             chosen.evaluate("e => e.focus && e.focus()", timeout=5_000)
             chosen.click(timeout=5_000)
         except PlaywrightTimeout as missed:
-            # Redrawn under the pointer (a bot moved, a clock ran): look again, but not forever.
-            misses += 1
-            if misses > 30:
-                pytest.fail(f"30 clicks in a row missed; the last: {missed}")
+            misses = missed_again(misses, missed)
             continue
         clicks += 1
         misses = 0

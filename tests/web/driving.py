@@ -22,6 +22,8 @@ BOT_TABLES = {
 MOVES = "#commands button.cmd:not([disabled])"
 # How long a bot or the server may take before the page shows the next decision.
 WAIT_MS = 90_000
+# Clicks in a row that may miss (the page redrawn under the pointer) before a clicker gives up.
+MISSES_ALLOWED = 30
 
 
 # True when a move button shows on screen as the page stands, unscrolled and uncovered: the
@@ -95,6 +97,14 @@ def create_game(page: Page, game: str, seats: list[str], options: dict[str, str]
     return page.url.rsplit("/", 1)[1]
 
 
+def missed_again(misses: int, missed: Exception) -> int:
+    """One more missed click in a row: the page moved on under the pointer (a bot, a clock), so
+    look again, but not forever."""
+    if misses >= MISSES_ALLOWED:
+        pytest.fail(f"{MISSES_ALLOWED} clicks in a row missed; the last: {missed}")
+    return misses + 1
+
+
 def play_to_end(page: Page, rng: random.Random, max_clicks: int = 4000,
                 screenshot=None, stop_after: int | None = None, each=None) -> int:
     """Click a random move button until the game is over (or ``stop_after`` clicks); the
@@ -121,10 +131,7 @@ def play_to_end(page: Page, rng: random.Random, max_clicks: int = 4000,
                 each(button)
             button.click(timeout=5_000)
         except PlaywrightTimeout as missed:
-            # The game moved on under the pointer (a bot, a clock): look again, but not forever.
-            misses += 1
-            if misses > 30:
-                pytest.fail(f"30 clicks in a row missed; the last: {missed}")
+            misses = missed_again(misses, missed)
             continue
         clicks += 1
         misses = 0

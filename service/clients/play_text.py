@@ -30,7 +30,7 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 # Keys that refer to seats, in views, events and commands: shown as the seat's player name.
 # ("turn" is left out: some games count turns with it.)
 SEAT_KEYS = frozenset({"seat", "target", "by", "leader", "owner", "winner", "redirect",
-                       "first", "capturer", "defender", "attacker", "challenger"})
+                       "first", "capturer", "defender", "attacker", "challenger", "from_seat"})
 
 
 def names(game: Game) -> list[str]:

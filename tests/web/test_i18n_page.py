@@ -188,3 +188,81 @@ def test_a_countdown_shows_a_drawn_stopwatch_and_seconds_in_korean(browser, site
         page.screenshot(path=SCREENSHOTS / "i18n-ko-countdown.png")
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("en", "Captured Cy's Perth into the front zone."),
+    ("ko", "Cy의 Perth을(를) 나포해 앞 구역에 두었습니다."),
+])
+def test_a_mag_blast_capture_says_whose_ship_it_was_in_the_page_language(browser, site, lang,
+                                                                         expected):
+    # It once read "전투함 나포: from seat 2; ...; 구역 n": English words and wire numbers.
+    page = new_page(browser, site, {"ko": "ko-KR", "en": "en-US"}[lang])
+    try:
+        page.goto("/")
+        page.get_by_role("button", name=say(lang, "Sign in")).wait_for()
+        captured = {"type": "ship_captured", "seat": 0,
+                    "data": {"seat": 0, "ship": "Perth", "from_seat": 2, "zone": "n"}}
+        text = page.evaluate("""async (event) => {
+            const app = document.querySelector('script[src="app.js"]').src;
+            const log = await import(new URL('log.js', app));
+            return log.sentence(event, 'magblast', ['Ann', 'Bo', 'Cy'], {}, 0);
+        }""", captured)
+        assert text == expected
+    finally:
+        page.context.close()
+
+
+def event_examples(name: str, games: int = 6, steps: int = 3000) -> list[dict]:
+    """One event of each kind (type and wording fields) that random games of ``name`` make, as
+    the page receives them (the seat as an integer)."""
+    from games import REGISTRY
+    from games.core import SPECTATOR, Rng, Seen, random_bot
+
+    game, found = REGISTRY[name], {}
+    for g in range(games):
+        seats = game.min_seats + g % (game.max_seats - game.min_seats + 1)
+        options = game.load_options({"scenario": "south"} if name == "wotr" else {})
+        events = list(game.setup(seats, options, Rng(f"setup-{g}")))
+        state = game.fold(events)
+        for step in range(steps):
+            if game.result(state) is not None:
+                break
+            pending = sorted(game.pending(state))
+            seat = pending[Rng(f"pick-{g}", step).below(len(pending))]
+            seen = Seen(seat, {}, game.legal_commands(state, seat))
+            made = game.decide(state, random_bot(seen, Rng(f"bot-{g}", step)), seat,
+                               Rng(f"game-{g}", step))
+            for event in made:
+                state = game.evolve(state, event)
+            events += made
+        for event, viewer in ((e, v) for e in events for v in (0, SPECTATOR)):
+            shown = game.redact(event, viewer)
+            data = shown.data if shown is not None else None
+            words = tuple(sorted((k, v) for k, v in (data or {}).items()
+                                 if isinstance(v, str) and not v[-1:].isdigit()))
+            found.setdefault((event.type, data is None, words), {
+                "type": event.type, "data": data, "seat": event.data.get("seat")})
+    return list(found.values())
+
+
+@pytest.mark.parametrize("game", sorted(BOT_TABLES))
+def test_every_kind_of_event_a_game_makes_reads_in_korean(browser, site, game):
+    # A random game shows only some kinds of event; this one renders every kind random games
+    # make. Mag Blast's capture once read "from seat 2", its hand raid "이유 bridge hit".
+    page = new_page(browser, site, "ko-KR")
+    try:
+        page.goto("/")
+        page.get_by_role("button", name=say("ko", "Sign in")).wait_for()
+        lines = page.evaluate("""async ([game, events]) => {
+            const app = document.querySelector('script[src="app.js"]').src;
+            const log = await import(new URL('log.js', app));
+            const board = await import(new URL(`boards/${game}.js`, app));
+            const names = ['앤', '보', '카이', '도윤', '은서', '하준', '지아', '서연'];
+            return events.map((e) => log.sentence(e, game, names, board, 0));
+        }""", [game, event_examples(game)])
+    finally:
+        page.context.close()
+    foreign = english_ui_words()
+    wrong = {line for line in lines for word in WORD.findall(line) if word.lower() in foreign}
+    assert not wrong, "\n".join(sorted(wrong))

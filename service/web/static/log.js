@@ -8,7 +8,7 @@ import { t, tn, term, termNamed } from './i18n.js';
 // Payload keys naming a seat (as play_text.py's SEAT_KEYS).
 const SEAT_KEYS = new Set(['seat', 'target', 'by', 'by_seat', 'leader', 'owner', 'winner',
   'redirect', 'first', 'last', 'capturer', 'defender', 'attacker', 'challenger', 'fleet',
-  'target_seat']);
+  'target_seat', 'from_seat']);
 // wotr.md: seat 1 plays the Free Peoples, seat 2 the Shadow.
 const SIDE_SEAT = { fp: 0, sh: 1 };
 const sideName = (side) => term(`wotr.side.${side}`, { fp: 'Free Peoples', sh: 'Shadow' }[side] || side); // i18n-ignore: term()'s English fallback
@@ -208,6 +208,10 @@ const SENTENCES = {
     response_made: (d, h) => (d.card ? t('Responded with {card}.', { card: h.card(d.card) }) : t('Responded.')),
     damage_dealt: (d, h) => t('Hit {ship} for {damage} damage.', { ship: h.ship(d.target), damage: d.damage }),
     ship_destroyed: (d, h) => t('Lost {ship}.', { ship: h.ship(d.ship) }),
+    hand_raided: (d, h) => tn("Took {n} card from {target}'s hand.", "Took {n} cards from {target}'s hand.",
+      d.count ?? (d.cards || []).length, { target: h.who(d.target) }),
+    ship_captured: (d, h) => t("Captured {owner}'s {ship} into the {zone} zone.",
+      { owner: h.who(d.from_seat), ship: h.ship(d.ship), zone: h.zone(d.zone) }),
     cards_drawn: (d) => ((d.cards || []).length
       ? tn('Drew {n} card.', 'Drew {n} cards.', d.cards.length) : t('Drew some cards.')),
     cards_discarded: (d) => tn('Discarded {n} card.', 'Discarded {n} cards.', (d.cards || []).length),
@@ -240,6 +244,7 @@ const SENTENCES = {
     battle_ended: (d) => t('The battle in {region} ends.', { region: region(d.region) }),
     combat_rolled: (d) => tn('Rolled {dice}: {n} hit.', 'Rolled {dice}: {n} hits.', d.hits, { dice: (d.dice || []).join(' ') }),
     settlement_captured: (d) => t('Captured {region}.', { region: region(d.region) }),
+    acted_with: (d) => t('Acted with {nations}.', { nations: (d.nations || []).map(nation).join(', ') }),
     figures_mustered: (d) => t('Recruited in {region}.', { region: region(d.dst) }),
   },
 };

@@ -158,6 +158,31 @@ def test_a_move_is_chosen_on_the_map_with_the_keyboard(page, site, seen):
     assert seen.errors == []
 
 
+def test_what_the_keyboard_focuses_on_a_phone_is_never_under_the_pinned_moves(page, site, seen):
+    # The moves are pinned over the bottom of a phone's screen; a focused nation button once
+    # scrolled in just under them, where neither a tap nor the eye could reach it.
+    game_id, ann = _south_game(site)
+    open_as(page, site, ann, game_id)
+    page.locator("#commands button.cmd").first.wait_for()
+    page.wait_for_timeout(300)  # the board's last redraw
+    covered = page.evaluate("""() => {
+        const panel = document.querySelector('#commands');
+        const hidden = [];
+        for (const e of document.querySelectorAll('#board button, main .replay input')) {
+            if (!e.getClientRects().length) continue;  // in a closed box
+            window.scrollTo(0, 0);
+            e.focus();
+            if (document.activeElement !== e) continue;  // disabled: neither focused nor tapped
+            const r = e.getBoundingClientRect();
+            const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            if (top && panel.contains(top)) hidden.push(e.textContent || e.outerHTML.slice(0, 60));
+        }
+        return hidden;
+    }""")
+    assert covered == []
+    assert seen.errors == []
+
+
 def test_a_spectator_sees_the_map_and_the_armies_but_no_hand_and_nothing_to_click(
         page, site, seen):
     game_id, ann = _south_game(site)

@@ -489,6 +489,33 @@ function closeTable() {
   state.table = null;
 }
 
+// On a phone the moves are pinned over the bottom of the page (style.css): whatever the keyboard
+// focuses or a tap scrolls to stops above them, not under them (WCAG 2.4.11, focus not obscured).
+// scroll-padding keeps what scrolls into view above them; what is focused half under them is
+// lifted by hand, since the browser sees no need to scroll to what is already on screen.
+let pinnedMoves = null;
+const isPinned = (moves) => Boolean(moves && moves.isConnected
+  && getComputedStyle(moves).position === 'sticky');
+function keepScrollingAbove(moves) {
+  pinnedMoves = moves;
+  new ResizeObserver(() => {
+    const height = isPinned(moves) ? moves.offsetHeight : 0;
+    document.documentElement.style.setProperty('--pinned-bottom', `${height}px`);
+  }).observe(moves);
+}
+// Not while a finger or the mouse is down: scrolling then would move what is being tapped out
+// from under it, and the tap would be lost.
+let pressing = false;
+document.addEventListener('pointerdown', () => { pressing = true; }, true);
+for (const type of ['pointerup', 'pointercancel']) {
+  document.addEventListener(type, () => { pressing = false; }, true);
+}
+document.addEventListener('focusin', (event) => {
+  if (pressing || !isPinned(pinnedMoves) || pinnedMoves.contains(event.target)) return;
+  const under = event.target.getBoundingClientRect().bottom - pinnedMoves.getBoundingClientRect().top;
+  if (under > 0) window.scrollBy(0, under + 8);
+});
+
 async function openTable(gameId) {
   await catalog().catch(() => null);
   const table = {
@@ -511,6 +538,7 @@ async function openTable(gameId) {
   };
   state.table = table;
   const p = table.parts;
+  keepScrollingAbove(p.moves);
   // The moves and the takeback side by side with the board on a desk, kept in view (style.css).
   page(t('Game'), p.head, p.prompts, p.board, el('div', { class: 'side' }, p.moves, p.takeback),
     p.replay, p.log, p.announce);

@@ -255,12 +255,15 @@ class HistoryMixin:
 
     def audit_transcript(self, game_id: str, player: dict[str, Any] | None) -> dict[str, Any]:
         """The self-contained transcript with the seed: after the end, or for the auditor."""
-        projection = self.projection(game_id)
+        self.check_audit_allowed(self.projection(game_id), player)
+        return transcript(game_id, self.store.read(game_id), self.seed(game_id))
+
+    def check_audit_allowed(self, projection: Projection, player: dict[str, Any] | None) -> None:
+        """Refuse the transcript before the end to anyone but an auditor (audit_not_available)."""
         auditor = player is not None and "auditor" in player.get("roles", [])
         if projection.status != "finished" and not auditor:
             raise Forbidden("audit_not_available",
                             "The audit transcript is published when the game ends.")
-        return transcript(game_id, self.store.read(game_id), self.seed(game_id))
 
 
 

@@ -8,8 +8,9 @@ from service.http.blueprint import Blueprint
 from service.http.context import charge_read, ctx, current_player, optional_player
 from service.http.games import game_wire
 from service.http.i18n import localize
+from service.http.long_reads import LONG_READS
 from service.http.schemas import AuditOut, CommandOut, DisputeIn, ExplainOut
-from service.http.wire import answer, event_out
+from service.http.wire import answer, dumps, encoded_answer, event_out
 
 blp = Blueprint("audit", __name__, url_prefix="/v1/games", description="Audit and disputes")
 
@@ -21,8 +22,15 @@ class Audit(MethodView):
     def get(self, game_id):
         """Download the full log with the seed and hash chain (after the end, or as auditor)."""
         service = ctx().service
-        charge_read(service.projection(game_id).version)  # the whole log (issue 23 item 5)
-        return service.audit_transcript(game_id, optional_player())
+        projection = service.projection(game_id)
+        charge_read(projection.version)  # the whole log (issue 23 item 5)
+        player = optional_player()
+        service.check_audit_allowed(projection, player)
+        # The same for everyone who may read it: kept encoded per version (long_reads.py), not
+        # dumped through AuditOut, since the transcript is its wire form already.
+        body = LONG_READS.encoded(("audit", game_id, projection.version), projection.version,
+                                  lambda: dumps(service.audit_transcript(game_id, player)))
+        return encoded_answer(body)
 
 
 @blp.route("/<game_id>/events/<int:version>/explain")

@@ -20,6 +20,7 @@ from service.http.context import bearer_token, charge_read, ctx, hold_stream, op
 from service.http.errors import end_on_outage
 from service.http.games import game_wire
 from service.http.i18n import current_locale
+from service.http.long_reads import LONG_READS
 from service.http.paging import NEXT_LINK, next_link
 from service.http.schemas import EventOut, EventPage, EventsQuery, StreamHeaders, StreamQuery
 from service.http.stream_auth import TOKEN_ENDED, TokenWatch
@@ -52,21 +53,24 @@ class Events(MethodView):
                    query["from_"] + query["limit"] - 1)
         charge_read(last - query["from_"] + 1)
         viewer = service.viewer_for(projection, optional_player())
-        first = query["after"] + 1 if "after" in query else query["from_"]
+        first = max(query["after"] + 1 if "after" in query else query["from_"], 1)
         wait = min(query["wait"], tablestream.config.long_poll_max_seconds)
         if wait > 0 and first > projection.version and projection.status != "finished":
             # Nothing new yet: wait on the process's shared feed of the game, as a stream
             # would (issue 26), then answer with whatever came.
             _wait_for_events(service, game_id, first - 1, projection.version, wait)
             projection = service.projection(game_id)
-        events = service.events_page(game_id, viewer, first, query.get("to"), query["limit"])
-        last = events[-1]["version"] if events else None
-        more = last is not None and last < min(query.get("to") or projection.version,
-                                               projection.version)
-        following = last + 1 if more else None
-        return ({"game": projection.data["game"], "version": projection.version,
-                 "events": events, "next": following}, 200,
-                next_link("from", following and str(following)))
+        end = min(query.get("to") or projection.version, projection.version)
+        last = min(end, first + query["limit"] - 1)
+        # Made once per version, reader and range; bytes kept for the next who asks.
+        body = LONG_READS.encoded(
+            ("events", game_id, projection.version, viewer, first, last), last - first + 1,
+            lambda: wire.dumps(wire.event_page_out({
+                "game": projection.data["game"], "version": projection.version,
+                "events": service.events_page(game_id, viewer, first, last, last - first + 1),
+                "next": last + 1 if first <= last < end else None})))
+        following = last + 1 if first <= last < end else None
+        return wire.encoded_answer(body, 200, next_link("from", following and str(following)))
 
 
 def _wait_for_events(service, game_id: str, after: int, end: int, seconds: float) -> None:

@@ -9,7 +9,7 @@ import pytest
 from games.core import AUDITOR, SPECTATOR
 from service.http import wire
 from service.http.games import game_body, game_wire
-from service.http.schemas import CommandOut, EventOut, GameOut
+from service.http.schemas import CommandOut, EventOut, EventPage, GameOut
 
 
 def _viewers(api, game_id):
@@ -60,6 +60,9 @@ def test_fast_move_answer_equals_the_command_schema_dump(api):
                     "game": game_body(game_id, None, projection)}
             assert wire.command_out(body) == CommandOut().dump(body)
             assert [wire.event_out(e) for e in events] == EventOut(many=True).dump(events)
+            page = {"game": "loot", "version": projection.version, "events": events,
+                    "next": None}
+            assert wire.event_page_out(page) == EventPage().dump(page)
         # The move's own answer: its events and the mover's picture, as the schema dumps them.
         mover = {"id": public["seats"][seat]["player"], "roles": []}
         body = {"version": projection.version,
@@ -113,3 +116,16 @@ def test_malformed_command_is_still_refused_by_the_schema(api, body):
     assert response.status_code == 400
     assert api.log_length(game_id) == api.get(game_id)["version"]
 
+
+
+def test_the_audit_answer_is_the_transcript_schema_dump(api):
+    from events.audit import transcript
+    from service.http.schemas import AuditOut
+
+    game_id, players = api.table("loot", 2)
+    api.play_to_end(game_id, players)
+    response = api.client.get(f"/v1/games/{game_id}/audit", headers=players[0])
+    assert response.status_code == 200
+    with api.app.app_context():
+        body = transcript(game_id, api.service.store.read(game_id), api.service.seed(game_id))
+    assert response.json == json.loads(json.dumps(AuditOut().dump(body)))

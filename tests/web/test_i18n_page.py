@@ -246,23 +246,35 @@ def event_examples(name: str, games: int = 6, steps: int = 3000) -> list[dict]:
     return list(found.values())
 
 
+# What a line must never show in English: a wire id ("ship-14" said "ship 14", "kalgon"), or a
+# possessive made from "you".
+WIRE_IN_ENGLISH = re.compile(r"\bship \d+\b|\byou's\b|\b(?:brotherhood|bzzgzzrt|freep|glorp|kalgon|"
+                             r"mazons|mhee|recyclons|tribot)\b")
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize("game", sorted(BOT_TABLES))
-def test_every_kind_of_event_a_game_makes_reads_in_korean(browser, site, game):
+def test_every_kind_of_event_a_game_makes_reads_in_the_page_language(browser, site, game, lang):
     # A random game shows only some kinds of event; this one renders every kind random games
-    # make. Mag Blast's capture once read "from seat 2", its hand raid "이유 bridge hit".
-    page = new_page(browser, site, "ko-KR")
+    # make. Mag Blast's capture once read "from seat 2", its hand raid "이유 bridge hit", a
+    # Direct Hit "target kalgon".
+    page = new_page(browser, site, {"ko": "ko-KR", "en": "en-US"}[lang])
     try:
         page.goto("/")
-        page.get_by_role("button", name=say("ko", "Sign in")).wait_for()
-        lines = page.evaluate("""async ([game, events]) => {
+        page.get_by_role("button", name=say(lang, "Sign in")).wait_for()
+        lines = page.evaluate("""async ([game, events, names]) => {
             const app = document.querySelector('script[src="app.js"]').src;
             const log = await import(new URL('log.js', app));
             const board = await import(new URL(`boards/${game}.js`, app));
-            const names = ['앤', '보', '카이', '도윤', '은서', '하준', '지아', '서연'];
             return events.map((e) => log.sentence(e, game, names, board, 0));
-        }""", [game, event_examples(game)])
+        }""", [game, event_examples(game), {
+            "ko": ["앤", "보", "카이", "도윤", "은서", "하준", "지아", "서연"],
+            "en": ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]}[lang]])
     finally:
         page.context.close()
-    foreign = english_ui_words()
-    wrong = {line for line in lines for word in WORD.findall(line) if word.lower() in foreign}
+    if lang == "ko":
+        foreign = english_ui_words()
+        wrong = {line for line in lines for word in WORD.findall(line) if word.lower() in foreign}
+    else:
+        wrong = {line for line in lines if WIRE_IN_ENGLISH.search(line) or HANGUL.search(line)}
     assert not wrong, "\n".join(sorted(wrong))

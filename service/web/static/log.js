@@ -183,10 +183,17 @@ const SENTENCES = {
     challenge_made: () => t('Challenged the card.'),
     defence_declined: () => t('Did not defend.'),
     defence_declared: (d, h) => t('Defended with a card declared as {card}.', { card: h.card(d.declared) }),
-    card_revealed: (d, h) => (d.truthful
-      ? t("{owner}'s card is turned up: {card}, declared {declared}: the truth.", { owner: h.who(d.owner), card: h.card(d.card), declared: h.card(d.declared) })
-      : t("{owner}'s card is turned up: {card}, declared {declared}: a lie.", { owner: h.who(d.owner), card: h.card(d.card), declared: h.card(d.declared) })),
-    card_inspected: (d, h) => t("Looked at {target}'s card.", { target: h.who(d.target) }),
+    card_revealed: (d, h) => {
+      const fields = { owner: h.who(d.owner), card: h.card(d.card), declared: h.card(d.declared) };
+      if (h.isYou(d.owner)) {
+        return d.truthful ? t('Your card is turned up: {card}, declared {declared}: the truth.', fields)
+          : t('Your card is turned up: {card}, declared {declared}: a lie.', fields);
+      }
+      return d.truthful ? t("{owner}'s card is turned up: {card}, declared {declared}: the truth.", fields)
+        : t("{owner}'s card is turned up: {card}, declared {declared}: a lie.", fields);
+    },
+    card_inspected: (d, h) => (h.isYou(d.target) ? t('Looked at your card.')
+      : t("Looked at {target}'s card.", { target: h.who(d.target) })),
     health_lost: (d) => (d.reason
       ? t('Lost {amount} health ({reason}).', { amount: d.amount, reason: wireWords(d.reason) })
       : t('Lost {amount} health.', { amount: d.amount })),
@@ -208,10 +215,14 @@ const SENTENCES = {
     response_made: (d, h) => (d.card ? t('Responded with {card}.', { card: h.card(d.card) }) : t('Responded.')),
     damage_dealt: (d, h) => t('Hit {ship} for {damage} damage.', { ship: h.ship(d.target), damage: d.damage }),
     ship_destroyed: (d, h) => t('Lost {ship}.', { ship: h.ship(d.ship) }),
-    hand_raided: (d, h) => tn("Took {n} card from {target}'s hand.", "Took {n} cards from {target}'s hand.",
-      d.count ?? (d.cards || []).length, { target: h.who(d.target) }),
-    ship_captured: (d, h) => t("Captured {owner}'s {ship} into the {zone} zone.",
-      { owner: h.who(d.from_seat), ship: h.ship(d.ship), zone: h.zone(d.zone) }),
+    hand_raided: (d, h) => (h.isYou(d.target)
+      ? tn('Took {n} card from your hand.', 'Took {n} cards from your hand.', d.count ?? (d.cards || []).length)
+      : tn("Took {n} card from {target}'s hand.", "Took {n} cards from {target}'s hand.",
+        d.count ?? (d.cards || []).length, { target: h.who(d.target) })),
+    ship_captured: (d, h) => (h.isYou(d.from_seat)
+      ? t('Captured your {ship} into the {zone} zone.', { ship: h.ship(d.ship), zone: h.zone(d.zone) })
+      : t("Captured {owner}'s {ship} into the {zone} zone.",
+        { owner: h.who(d.from_seat), ship: h.ship(d.ship), zone: h.zone(d.zone) })),
     cards_drawn: (d) => ((d.cards || []).length
       ? tn('Drew {n} card.', 'Drew {n} cards.', d.cards.length) : t('Drew some cards.')),
     cards_discarded: (d) => tn('Discarded {n} card.', 'Discarded {n} cards.', (d.cards || []).length),
@@ -270,14 +281,22 @@ function helpers(names, board, you) {
   const who = (seat) => (seat === you ? t('you') : names[seat] || t('Seat {n}', { n: Number(seat) + 1 }));
   const card = (id) => (id === null || id === undefined ? t('a hidden card')
     : plain(board.cardName ? board.cardName(id) : (board.cardTitle ? board.cardTitle(id) : id)));
+  // A Mag Blast ship or command ship by its printed name ('ship-14', 'kalgon' are wire ids).
+  const shipNamed = (v) => {
+    const named = board.shipName ? board.shipName(v) : v;
+    return named !== v ? named : '';
+  };
   return {
     who,
+    isYou: (seat) => seat === you,
     seats: (list) => (list || []).map(who).join(', '),
     perSeat: (list) => (list || []).map((v, s) => `${who(s)} ${v}`).join(', '),
     card,
     ship: (id) => plain(board.shipName ? board.shipName(id) : (board.cardName ? board.cardName(id) : id)),
-    // Any other value: a region, a nation or a wire word, in the page's words where it has them.
-    thing: (v) => term(`wotr.region.${v}`, '') || term(`wotr.nation.${v}`, '') || wireWords(v),
+    // Any other value: a region, a nation, a ship or a wire word, in the page's words where it
+    // has them.
+    thing: (v) => term(`wotr.region.${v}`, '') || term(`wotr.nation.${v}`, '') || shipNamed(v)
+      || wireWords(v),
     zone: (z) => term(`magblast.zone.${z}`, plain(z)),
   };
 }

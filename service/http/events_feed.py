@@ -62,14 +62,14 @@ class Events(MethodView):
             projection = service.projection(game_id)
         end = min(query.get("to") or projection.version, projection.version)
         last = min(end, first + query["limit"] - 1)
+        following = last + 1 if first <= last < end else None
         # Made once per version, reader and range; bytes kept for the next who asks.
         body = LONG_READS.encoded(
             ("events", game_id, projection.version, viewer, first, last), last - first + 1,
             lambda: wire.dumps(wire.event_page_out({
                 "game": projection.data["game"], "version": projection.version,
                 "events": service.events_page(game_id, viewer, first, last, last - first + 1),
-                "next": last + 1 if first <= last < end else None})))
-        following = last + 1 if first <= last < end else None
+                "next": following})))
         return wire.encoded_answer(body, 200, next_link("from", following and str(following)))
 
 

@@ -190,6 +190,24 @@ def test_a_countdown_shows_a_drawn_stopwatch_and_seconds_in_korean(browser, site
         page.context.close()
 
 
+def sentences(browser, site, lang: str, game: str, events: list[dict],
+              names: list[str]) -> list[str]:
+    """``events`` as the log panel words them (log.js with the game's board module), in a page
+    whose browser speaks ``lang``, to a reader at seat 0."""
+    page = new_page(browser, site, {"ko": "ko-KR", "en": "en-US"}[lang])
+    try:
+        page.goto("/")
+        page.get_by_role("button", name=say(lang, "Sign in")).wait_for()
+        return page.evaluate("""async ([game, events, names]) => {
+            const app = document.querySelector('script[src="app.js"]').src;
+            const log = await import(new URL('log.js', app));
+            const board = await import(new URL(`boards/${game}.js`, app));
+            return events.map((e) => log.sentence(e, game, names, board, 0));
+        }""", [game, events, names])
+    finally:
+        page.context.close()
+
+
 @pytest.mark.parametrize("lang, expected", [
     ("en", "Captured Cy's Perth into the front zone."),
     ("ko", "Cy의 Perth을(를) 나포해 앞 구역에 두었습니다."),
@@ -197,52 +215,33 @@ def test_a_countdown_shows_a_drawn_stopwatch_and_seconds_in_korean(browser, site
 def test_a_mag_blast_capture_says_whose_ship_it_was_in_the_page_language(browser, site, lang,
                                                                          expected):
     # It once read "전투함 나포: from seat 2; ...; 구역 n": English words and wire numbers.
-    page = new_page(browser, site, {"ko": "ko-KR", "en": "en-US"}[lang])
-    try:
-        page.goto("/")
-        page.get_by_role("button", name=say(lang, "Sign in")).wait_for()
-        captured = {"type": "ship_captured", "seat": 0,
-                    "data": {"seat": 0, "ship": "Perth", "from_seat": 2, "zone": "n"}}
-        text = page.evaluate("""async (event) => {
-            const app = document.querySelector('script[src="app.js"]').src;
-            const log = await import(new URL('log.js', app));
-            return log.sentence(event, 'magblast', ['Ann', 'Bo', 'Cy'], {}, 0);
-        }""", captured)
-        assert text == expected
-    finally:
-        page.context.close()
+    captured = {"type": "ship_captured", "seat": 0,
+                "data": {"seat": 0, "ship": "Perth", "from_seat": 2, "zone": "n"}}
+    assert sentences(browser, site, lang, "magblast", [captured], ["Ann", "Bo", "Cy"]) == [
+        expected]
 
 
-def event_examples(name: str, games: int = 6, steps: int = 3000) -> list[dict]:
-    """One event of each kind (type and wording fields) that random games of ``name`` make, as
-    the page receives them (the seat as an integer)."""
+def event_examples(name: str) -> list[dict]:
+    """One event of each kind (type and wording fields) that random games of ``name`` make at
+    every seat count, platform events included (tests/audit/recorder.py), as seat 0 and a
+    spectator receive them."""
+    from events.projector import is_platform_event
     from games import REGISTRY
-    from games.core import SPECTATOR, Rng, Seen, random_bot
+    from games.core import SPECTATOR, Event
+    from tests.audit.recorder import record_game
 
     game, found = REGISTRY[name], {}
-    for g in range(games):
-        seats = game.min_seats + g % (game.max_seats - game.min_seats + 1)
-        options = game.load_options({"scenario": "south"} if name == "wotr" else {})
-        events = list(game.setup(seats, options, Rng(f"setup-{g}")))
-        state = game.fold(events)
-        for step in range(steps):
-            if game.result(state) is not None:
-                break
-            pending = sorted(game.pending(state))
-            seat = pending[Rng(f"pick-{g}", step).below(len(pending))]
-            seen = Seen(seat, {}, game.legal_commands(state, seat))
-            made = game.decide(state, random_bot(seen, Rng(f"bot-{g}", step)), seat,
-                               Rng(f"game-{g}", step))
-            for event in made:
-                state = game.evolve(state, event)
-            events += made
-        for event, viewer in ((e, v) for e in events for v in (0, SPECTATOR)):
-            shown = game.redact(event, viewer)
-            data = shown.data if shown is not None else None
-            words = tuple(sorted((k, v) for k, v in (data or {}).items()
-                                 if isinstance(v, str) and not v[-1:].isdigit()))
-            found.setdefault((event.type, data is None, words), {
-                "type": event.type, "data": data, "seat": event.data.get("seat")})
+    options = {"scenario": "south"} if name == "wotr" else None
+    for play, seats in enumerate(range(game.min_seats, game.max_seats + 1)):
+        for event in record_game(name, seats, f"examples-{seats}", play, options).events:
+            for viewer in (0, SPECTATOR):
+                shown = None if is_platform_event(event.type) else game.redact(
+                    Event(event.type, event.data), viewer)
+                data = event.data if is_platform_event(event.type) else shown and shown.data
+                words = tuple(sorted((k, v) for k, v in (data or {}).items()
+                                     if isinstance(v, str) and not v[-1:].isdigit()))
+                found.setdefault((event.type, data is None, words), {
+                    "type": event.type, "data": data, "seat": event.data.get("seat")})
     return list(found.values())
 
 
@@ -258,20 +257,9 @@ def test_every_kind_of_event_a_game_makes_reads_in_the_page_language(browser, si
     # A random game shows only some kinds of event; this one renders every kind random games
     # make. Mag Blast's capture once read "from seat 2", its hand raid "이유 bridge hit", a
     # Direct Hit "target kalgon".
-    page = new_page(browser, site, {"ko": "ko-KR", "en": "en-US"}[lang])
-    try:
-        page.goto("/")
-        page.get_by_role("button", name=say(lang, "Sign in")).wait_for()
-        lines = page.evaluate("""async ([game, events, names]) => {
-            const app = document.querySelector('script[src="app.js"]').src;
-            const log = await import(new URL('log.js', app));
-            const board = await import(new URL(`boards/${game}.js`, app));
-            return events.map((e) => log.sentence(e, game, names, board, 0));
-        }""", [game, event_examples(game), {
-            "ko": ["앤", "보", "카이", "도윤", "은서", "하준", "지아", "서연"],
-            "en": ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]}[lang]])
-    finally:
-        page.context.close()
+    names = {"ko": ["앤", "보", "카이", "도윤", "은서", "하준", "지아", "서연"],
+             "en": ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]}[lang]
+    lines = sentences(browser, site, lang, game, event_examples(game), names)
     if lang == "ko":
         foreign = english_ui_words()
         wrong = {line for line in lines for word in WORD.findall(line) if word.lower() in foreign}

@@ -496,12 +496,14 @@ function closeTable() {
 let pinnedMoves = null;
 const isPinned = (moves) => Boolean(moves && moves.isConnected
   && getComputedStyle(moves).position === 'sticky');
+const pinnedHeight = new ResizeObserver(() => {
+  const height = isPinned(pinnedMoves) ? pinnedMoves.offsetHeight : 0;
+  document.documentElement.style.setProperty('--pinned-bottom', `${height}px`);
+});
 function keepScrollingAbove(moves) {
   pinnedMoves = moves;
-  new ResizeObserver(() => {
-    const height = isPinned(moves) ? moves.offsetHeight : 0;
-    document.documentElement.style.setProperty('--pinned-bottom', `${height}px`);
-  }).observe(moves);
+  pinnedHeight.disconnect(); // the last table's panel, gone with it
+  pinnedHeight.observe(moves);
 }
 // Not while a finger or the mouse is down: scrolling then would move what is being tapped out
 // from under it, and the tap would be lost.

@@ -215,10 +215,12 @@ const SENTENCES = {
     response_made: (d, h) => (d.card ? t('Responded with {card}.', { card: h.card(d.card) }) : t('Responded.')),
     damage_dealt: (d, h) => t('Hit {ship} for {damage} damage.', { ship: h.ship(d.target), damage: d.damage }),
     ship_destroyed: (d, h) => t('Lost {ship}.', { ship: h.ship(d.ship) }),
-    hand_raided: (d, h) => (h.isYou(d.target)
-      ? tn('Took {n} card from your hand.', 'Took {n} cards from your hand.', d.count ?? (d.cards || []).length)
-      : tn("Took {n} card from {target}'s hand.", "Took {n} cards from {target}'s hand.",
-        d.count ?? (d.cards || []).length, { target: h.who(d.target) })),
+    hand_raided: (d, h) => {
+      const n = d.count ?? (d.cards || []).length; // the cards are hidden from the others
+      return h.isYou(d.target) ? tn('Took {n} card from your hand.', 'Took {n} cards from your hand.', n)
+        : tn("Took {n} card from {target}'s hand.", "Took {n} cards from {target}'s hand.", n,
+          { target: h.who(d.target) });
+    },
     ship_captured: (d, h) => (h.isYou(d.from_seat)
       ? t('Captured your {ship} into the {zone} zone.', { ship: h.ship(d.ship), zone: h.zone(d.zone) })
       : t("Captured {owner}'s {ship} into the {zone} zone.",
@@ -292,7 +294,7 @@ function helpers(names, board, you) {
     seats: (list) => (list || []).map(who).join(', '),
     perSeat: (list) => (list || []).map((v, s) => `${who(s)} ${v}`).join(', '),
     card,
-    ship: (id) => plain(board.shipName ? board.shipName(id) : (board.cardName ? board.cardName(id) : id)),
+    ship: (id) => plain(shipNamed(id) || (board.cardName ? board.cardName(id) : id)),
     // Any other value: a region, a nation, a ship or a wire word, in the page's words where it
     // has them.
     thing: (v) => term(`wotr.region.${v}`, '') || term(`wotr.nation.${v}`, '') || shipNamed(v)

@@ -123,6 +123,22 @@ class GameService(HistoryMixin):
         self._remember(game_id, projection)
         return projection
 
+    def projection_through(self, game_id: str, events: list[StoredEvent]) -> Projection:
+        """The latest projection, at least at ``events``' last version: ``events`` (consecutive
+        events just read from the log, a live feed's batch) are folded onto the cached one
+        when it ends among or right before them, with no read of the log; otherwise as
+        ``projection``. A stream's picture after each batch was a re-read per process."""
+        with self._lock:
+            cached = self._cache.get(game_id)
+        if cached is None or not events or events[0].version > cached.version + 1:
+            return self.projection(game_id)
+        if cached.version >= events[-1].version:
+            return cached
+        tail = [e for e in events if e.version > cached.version]
+        projection = self.projector.extend(game_id, cached.copy_for(tail), tail)
+        self._remember(game_id, projection)
+        return projection
+
     def cached_projection(self, game_id: str) -> Projection | None:
         """The projection this process last folded, without reading the store (it may be behind
         the log: for callers that learn the log's end elsewhere, e.g. a live feed)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable, Iterator
@@ -22,14 +21,13 @@ from service.http.games import game_wire
 from service.http.i18n import current_locale
 from service.http.long_reads import LONG_READS
 from service.http.paging import NEXT_LINK, next_link
-from service.http.schemas import EventOut, EventPage, EventsQuery, StreamHeaders, StreamQuery
+from service.http.schemas import EventPage, EventsQuery, StreamHeaders, StreamQuery
 from service.http.stream_auth import TOKEN_ENDED, TokenWatch
 from service.runtime import metrics
 from service.runtime.fanout import Batch
 from service.runtime.shared_bytes import SharedBytes
 
 log = logging.getLogger(__name__)
-EVENT_OUT = EventOut()  # the wire form, as in every other answer (seats as integers)
 # What every stream writes alike: one object each, so the worker frames it once (SharedBytes).
 CONNECTED = SharedBytes(b": connected\n\n")
 KEEP_ALIVE = SharedBytes(b": keep-alive\n\n")
@@ -222,11 +220,13 @@ def _sse_events(service, game, events: list[StoredEvent], viewer) -> tuple[Share
     last (``seed_revealed``); whether that one was among them."""
     lines = []
     for event in events:
-        body = EVENT_OUT.dump(service.public_event(game, event, viewer))
-        lines.append(f"id: {event.version}\nevent: {event.type}\ndata: {json.dumps(body)}\n\n")
+        # EventOut's wire form, encoded as a move's answer encodes it (service.http.wire).
+        body = wire.dumps(wire.event_out(service.public_event(game, event, viewer)))
+        lines.append(b"id: %d\nevent: %s\ndata: %s\n\n" % (event.version, event.type.encode(),
+                                                             body))
         if event.type == "seed_revealed":
-            return SharedBytes("".join(lines).encode()), True  # the game is over, its end sent
-    return SharedBytes("".join(lines).encode()), False
+            return SharedBytes(b"".join(lines)), True  # the game is over, its end sent
+    return SharedBytes(b"".join(lines)), False
 
 
 def _version(event: StoredEvent) -> int:
@@ -239,7 +239,8 @@ def _views(game_id: str, player) -> Callable[[Batch], bytes]:
     service = ctx().service
 
     def picture(batch: Batch) -> bytes:
-        projection = batch.once("projection", lambda: service.projection(game_id))
+        projection = batch.once("projection",
+                                lambda: service.projection_through(game_id, batch.items))
         viewer = service.viewer_for(projection, player)  # a player who sat down since sees it
         # Once per viewer and language: prompt labels and sentences are in the reader's words.
         return batch.once(("view", viewer, current_locale()), lambda: (

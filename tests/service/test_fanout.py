@@ -14,6 +14,7 @@ from games import REGISTRY
 from games.core import SPECTATOR
 from service.runtime import fanout
 from service.runtime.fanout import Fanout
+from tests.service.conftest import Api
 from tests.service.test_sse import sse_blocks
 
 BOUND = 30.0  # seconds a test waits for something that must happen (not a timing check)
@@ -88,6 +89,37 @@ def test_seats_and_spectators_on_one_game_each_get_only_their_own_redaction(api)
                                    if e["event"] == "card_drawn"]))
     # The drawn cards differ by viewer: a shared rendering would have made them all alike.
     assert len(drawn_seen) > 1
+
+
+def test_a_pictures_projection_is_folded_from_the_batch_not_read_again(make_app):
+    """A move made by another API process reaches this one's stream as a batch read from the
+    log: the picture after it folds those very events onto the cached projection."""
+    here, there = Api(make_app()), Api(make_app())
+    game_id, players = here.table("loot", 2)
+    start = here.get(game_id)["version"]
+    response = here.client.get(
+        f"/v1/games/{game_id}/events/stream?views=true&last_event_id={start}",
+        headers=players[1], buffered=False)
+    chunks = iter(response.response)
+    reads: list[int] = []
+    store = here.service.store
+    read = store.read
+    try:
+        assert next(chunks) == b": connected\n\n"
+        assert next(chunks) == b": keep-alive\n\n"
+        seat = int(sorted(there.get(game_id)["pending"])[0])
+        move = there.get(game_id, players[seat])["legal_commands"][0]
+        store.read = lambda game, first=1, *rest, **kw: (  # type: ignore[method-assign]
+            reads.append(first), read(game, first, *rest, **kw))[1]
+        assert there.client.post(f"/v1/games/{game_id}/commands", headers=players[seat],
+                                 json=move).status_code == 200
+        last = there.get(game_id)["version"]
+        _, picture = _until_picture_of(chunks, last)
+    finally:
+        del store.read
+        response.close()
+    assert reads == [], "the log was read again for the picture"
+    assert picture == here.get(game_id, players[1])
 
 
 def test_two_notice_streams_of_one_player_share_one_read_and_both_hear_of_their_turn(api):

@@ -94,12 +94,15 @@ def notices(game_id: str, projection: Projection,
 
 @dataclass(frozen=True)
 class Staged:
-    """Notices about to be published: (player, notice), whether each goes to webhooks, and the
-    Redis writes (an XADD per notice, an HVALS of the webhooks of each one pushed)."""
+    """Notices about to be published: (player, notice), whether each goes to webhooks and
+    whether to Web Push subscriptions, and the Redis writes (an XADD per notice, then for each
+    one an HVALS of its player's webhooks and one of their push subscriptions, where it goes
+    to them)."""
 
     items: list[tuple[str, dict[str, Any]]]
     pushed: list[bool]
     writes: Outbox
+    web_pushed: list[bool]
 
 
 class Inbox:
@@ -134,7 +137,8 @@ class Inbox:
         pipe = self.redis.pipeline(transaction=False)
         for key, name, value, length in staged.writes.streams:
             pipe.xadd(key, {name: value}, maxlen=length, approximate=True)
-        # The webhooks of the players a notice may be pushed to, read in the same round trip.
+        # The webhooks and push subscriptions of the players a notice may go to, read in the
+        # same round trip.
         for key in staged.writes.reads:
             pipe.hvals(key)
         replies = pipe.execute()
@@ -169,26 +173,34 @@ class Inbox:
             return None
         pushed = [self.webhooks is not None and self.webhooks.pushes(notice)
                   for _, notice in items]
+        web_pushed = [self.push is not None and self.push.pushes(notice) for _, notice in items]
         streams = tuple((inbox_key(player), "notice", orjson.dumps(notice).decode(), INBOX_LENGTH)
                         for player, notice in items)
-        reads = tuple(self.webhooks.hooks_key(player)
-                      for (player, _), push in zip(items, pushed, strict=True) if push)
-        return Staged(items, pushed, Outbox(streams, reads))
+        reads: list[str] = []
+        for (player, _), hooked, web in zip(items, pushed, web_pushed, strict=True):
+            if hooked:
+                reads.append(self.webhooks.hooks_key(player))
+            if web:
+                reads.append(self.push.subscriptions_key(player))
+        return Staged(items, pushed, Outbox(streams, tuple(reads)), web_pushed)
 
-    def published(self, staged: Staged, ids: list[str], hooks: Iterable[Any]) -> list[str]:
-        """After ``staged``'s writes: its notices to the webhooks, by the HVALS replies
-        ``hooks``; the notice ids."""
-        replies = iter(hooks)
-        for (player, notice), notice_id, push in zip(staged.items, ids, staged.pushed,
-                                                     strict=True):
-            if push and notice_id:  # no id: that XADD of an append's outbox failed
-                hooks = next(replies)
-                if hooks:  # a player without webhooks has nothing to deliver
-                    self.webhooks.notify(player, {**notice, "id": notice_id},
-                                         hooks=self.webhooks.parse(hooks))
-            if notice_id and self.push is not None and self.push.pushes(notice):
+    def published(self, staged: Staged, ids: list[str], hashes: Iterable[Any]) -> list[str]:
+        """After ``staged``'s writes: its notices to the webhooks and push subscriptions, by
+        the HVALS replies ``hashes`` (in ``stage``'s order); the notice ids."""
+        replies = iter(hashes)
+        for (player, notice), notice_id, hooked, web in zip(
+                staged.items, ids, staged.pushed, staged.web_pushed, strict=True):
+            hooks = next(replies) if hooked else None
+            subscriptions = next(replies) if web else None
+            if not notice_id:  # that XADD of an append's outbox failed: nothing to point at
+                continue
+            if hooks:  # a player without webhooks has nothing to deliver
+                self.webhooks.notify(player, {**notice, "id": notice_id},
+                                     hooks=self.webhooks.parse(hooks))
+            if subscriptions:  # nor one without push subscriptions
                 try:
-                    self.push.notify(player, {**notice, "id": notice_id})
+                    self.push.notify(player, {**notice, "id": notice_id},
+                                     records=self.push.parse(subscriptions))
                 except Exception:  # the notice is in the inbox: a lost push is not an error
                     log.warning("could not queue pushes of notice %s", notice_id,
                                 exc_info=True)

@@ -144,8 +144,18 @@ class PushSubscriptions:
 
     def list(self, player_id: str) -> list[dict[str, Any]]:
         """The player's subscriptions, oldest first."""
-        records = [json.loads(raw) for raw in self.redis.hvals(_subs_key(player_id))]
+        return self.parse(self.redis.hvals(_subs_key(player_id)))
+
+    @staticmethod
+    def parse(raws: list[Any]) -> list[dict[str, Any]]:
+        """The subscriptions in an HVALS reply of ``subscriptions_key``, oldest first."""
+        records = [json.loads(raw) for raw in raws]
         return sorted(records, key=lambda r: (r["created"], r["id"]))
+
+    @staticmethod
+    def subscriptions_key(player_id: str) -> str:
+        """The hash of a player's subscriptions (read along with an append's notices)."""
+        return _subs_key(player_id)
 
     def delete(self, player_id: str, subscription_id: str) -> None:
         if not self.redis.hdel(_subs_key(player_id), subscription_id):
@@ -165,13 +175,14 @@ class PushSubscriptions:
     def pushes(self, notice: dict[str, Any]) -> bool:
         return notice["kind"] in PUSHED and self.enqueue is not None
 
-    def notify(self, player_id: str, notice: dict[str, Any]) -> int:
-        """Queue a push of ``notice`` (with its id) to each subscription that wants it; how
-        many were queued."""
+    def notify(self, player_id: str, notice: dict[str, Any],
+               records: list[dict[str, Any]] | None = None) -> int:
+        """Queue a push of ``notice`` (with its id) to each subscription that wants it (of
+        ``records``, the player's subscriptions when already read); how many were queued."""
         if not self.pushes(notice):
             return 0
         queued = 0
-        for record in self.list(player_id):
+        for record in self.list(player_id) if records is None else records:
             if notice["kind"] not in record["events"]:
                 continue
             delivery = {"id": f"{record['id']}-{notice['id']}", "subscription": record["id"],

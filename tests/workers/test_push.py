@@ -111,6 +111,33 @@ def test_a_failed_push_is_retried_with_backoff_and_observable(app, push_service,
         "game_started", "game_started"]
 
 
+def test_a_moves_turn_push_reads_the_subscriptions_on_the_appends_own_round_trip(
+        app, push_service, drain, monkeypatch):
+    client = app.test_client()
+    ann, bob = _players(client)
+    browsers = {"ann": Browser(f"{push_service.base}/push/ann"),
+                "bob": Browser(f"{push_service.base}/push/bob")}
+    for headers, name in ((ann, "ann"), (bob, "bob")):
+        client.post("/v1/me/push-subscriptions", headers=headers,
+                    json={**browsers[name].subscription, "events": ["your_turn"]})
+    game_id = _start(client, ann, bob)
+    drain()
+    push_service.received.clear()
+    push = app.extensions["tablestream"].service.inbox.push
+    separate_reads = []
+    monkeypatch.setattr(push, "list", lambda player: separate_reads.append(player) or [])
+    game = client.get(f"/v1/games/{game_id}", headers=ann).json
+    mover, other = (ann, "bob") if str(game["you"]) in game["pending"] else (bob, "ann")
+    move = client.get(f"/v1/games/{game_id}", headers=mover).json["legal_commands"][0]
+    assert client.post(f"/v1/games/{game_id}/commands", headers=mover,
+                       json=move).status_code == 200
+    drain()
+    assert separate_reads == [], "no HVALS of its own per notice: it rode on the append"
+    turns = [browsers[other].decrypt(r["body"])["notice"] for r in push_service.received
+             if r["path"] == f"/push/{other}"]
+    assert [n["kind"] for n in turns] == ["your_turn"], turns
+
+
 def test_push_endpoints_must_pass_the_outbound_address_check_in_production(redis_url,
                                                                          queue_redis_url):
     config = Config(redis_url=redis_url, queue_redis_url=queue_redis_url,

@@ -12,8 +12,10 @@ import json
 import logging
 import pickle
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from events.store import EventStore, Snapshot, StoredEvent
 from games import get_game
@@ -68,6 +70,20 @@ class Projection:
     """A game as of ``version``: plain data, JSON-serializable as a snapshot."""
 
     data: dict[str, Any]
+    # What was worked out from this version, by key (GameService.view_and_legal: once per
+    # viewer, shared by a move's answer and the pictures its process's streams send). Keyed
+    # with the version too: a projection is folded in place only while it is being built.
+    worked_out: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def once(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()``, kept for the next caller asking this version with ``key``; what it
+        returns is shared, so read-only."""
+        key = (self.data["version"], key)
+        try:
+            return self.worked_out[key]
+        except KeyError:
+            value = self.worked_out[key] = compute()
+            return value
 
     # The fields, named for readers of the rest of the code.
     @property
@@ -140,6 +156,15 @@ class Projection:
         data["actors"] = list(data.get("actors", ()))
         data["state"] = pickle.loads(pickle.dumps(data["state"], pickle.HIGHEST_PROTOCOL))
         return Projection(data)
+
+
+def plain_copy(value: Any) -> Any:
+    """A copy of JSON data as a JSON round trip gives it (tuples become lists, keys strings);
+    orjson's is several times faster than the stdlib's, which takes what orjson refuses."""
+    try:
+        return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+    except TypeError:  # orjson.JSONEncodeError: e.g. an integer beyond 64 bits
+        return json.loads(json.dumps(value))
 
 
 def empty() -> Projection:
@@ -397,8 +422,8 @@ class Projector:
 
     def _save_snapshot(self, game_id: str, projection: Projection) -> None:
         try:
-            self.store.save_snapshot(game_id, Snapshot(
-                projection.version, json.loads(json.dumps(projection.data))))
+            self.store.save_snapshot(game_id, Snapshot(projection.version,
+                                                       plain_copy(projection.data)))
         except Exception as exc:  # a snapshot is a cache: the log it summarises is safe
             log.warning("snapshot of game %s at version %s not saved: %s: %s", game_id,
                         projection.version, type(exc).__name__, " ".join(str(exc).split()))

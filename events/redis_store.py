@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from importlib import resources
 from typing import Any
 
+import orjson
 import redis
 from redis.backoff import NoBackoff
 from redis.client import NEVER_DECODE
@@ -544,7 +545,10 @@ class RedisEventStore:
         """Keep ``snapshot`` among the game's periodic snapshots, and as its latest unless a
         newer one is stored (one script, so version and state change together)."""
         _check_id(game_id)
-        state = json.dumps(snapshot.state, separators=(",", ":"), ensure_ascii=False)
+        try:
+            state = orjson.dumps(snapshot.state).decode()
+        except TypeError:  # orjson.JSONEncodeError: e.g. an integer beyond 64 bits
+            state = json.dumps(snapshot.state, separators=(",", ":"), ensure_ascii=False)
         # The script keeps no snapshot of an archived game (no live meta): it would bring
         # back into memory what archiving took out.
         self._save_snapshot(keys=[_key(game_id, "snap"), _key(game_id, "snaps"),

@@ -4,7 +4,6 @@ and then schedules follow-up work. HTTP handlers and workers both call it; it im
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import secrets
 import threading
@@ -13,7 +12,6 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Protocol
 
-import orjson
 from marshmallow import ValidationError
 
 from events.codec import command_digest
@@ -23,6 +21,7 @@ from events.projector import (
     client_command_id,
     is_platform_event,
     machine_command_id,
+    plain_copy,
 )
 from events.store import (
     AppendResult,
@@ -135,7 +134,8 @@ class GameService(HistoryMixin):
         if cached.version >= events[-1].version:
             return cached
         tail = [e for e in events if e.version > cached.version]
-        projection = self.projector.extend(game_id, cached.copy_for(tail), tail)
+        # No snapshot: the process that appended these saved any that fell due (save_if_due).
+        projection = self.projector.extend(game_id, cached.copy_for(tail), tail, snapshot=False)
         self._remember(game_id, projection)
         return projection
 
@@ -215,12 +215,17 @@ class GameService(HistoryMixin):
         state = projection.state
         if state is None or projection.status == "open":
             return None, []
-        game = projection.game
-        legal: list[Command] = []
-        if projection.data.get("settled", True) and isinstance(viewer, int) \
-                and str(viewer) in projection.opened:
-            legal = game.legal_commands(state, viewer)
-        return game.view(state, viewer), legal
+
+        def work_out() -> tuple[Any, list[Command]]:
+            game = projection.game
+            legal: list[Command] = []
+            if projection.data.get("settled", True) and isinstance(viewer, int) \
+                    and str(viewer) in projection.opened:
+                legal = game.legal_commands(state, viewer)
+            return game.view(state, viewer), legal
+
+        # Once per version and viewer in a process: a move's answer, then the mover's stream.
+        return projection.once(("view_and_legal", viewer), work_out)
 
     def seats_public(self, projection: Projection) -> list[dict[str, Any]]:
         return [{"seat": i, "kind": s["kind"], "player": s.get("player"),
@@ -612,7 +617,7 @@ class GameService(HistoryMixin):
     def _ending(self, game_id: str, projection: Projection, decided: list[Event]) -> list[NewEvent]:
         """``game_finished`` and ``seed_revealed`` when these events end the game."""
         game = projection.game
-        state = game.fold(decided, _plain_copy(projection.state))
+        state = game.fold(decided, plain_copy(projection.state))
         result = game.result(state)
         if result is None:
             return []
@@ -746,15 +751,6 @@ class GameService(HistoryMixin):
             return None  # after the append, as without an outbox
         ahead[:] = [(after, staged)]
         return staged.writes if staged is not None else None
-
-
-def _plain_copy(value: Any) -> Any:
-    """A copy of JSON data as a JSON round trip gives it (tuples become lists, keys strings);
-    orjson's is several times faster than the stdlib's, which takes what orjson refuses."""
-    try:
-        return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
-    except TypeError:  # orjson.JSONEncodeError: e.g. an integer beyond 64 bits
-        return json.loads(json.dumps(value))
 
 
 def _reused(first: int, last: int) -> RuleViolation:

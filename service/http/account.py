@@ -28,6 +28,7 @@ from service.http.account_schemas import (
 )
 from service.http.blueprint import Blueprint
 from service.http.context import client_address, ctx, current_player, optional_player
+from service.http.i18n import refresh_locale
 
 blp = Blueprint("account", __name__, url_prefix="/v1/account",
                 description="Your account: handle, password, passkeys")
@@ -85,9 +86,7 @@ class AccountLocale(MethodView):
         tablestream.accounts.set_locale(player_id, body["locale"])
         if body["locale"] is not None:
             # This answer already speaks it (Flask-Babel chose the locale before the change).
-            from flask_babel import refresh
-
-            refresh()
+            refresh_locale()
         return _locale_out(body["locale"])
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import flask_babel
 from flask import Flask, Response, g, has_request_context, request
 from flask_babel import Babel, Domain, get_locale
 from werkzeug.utils import cached_property
@@ -66,9 +67,21 @@ def _player_choice() -> str | None:
 
 
 def current_locale() -> str:
-    """This request's locale (English outside a request)."""
-    locale = get_locale()
-    return i18n.DEFAULT_LOCALE if locale is None else str(locale)
+    """This request's locale (English outside a request), worked out once per request: a move's
+    answer and every stream's picture ask for it per prompt label."""
+    name = g.get("locale_name") if has_request_context() else None
+    if name is None:
+        locale = get_locale()
+        name = i18n.DEFAULT_LOCALE if locale is None else str(locale)
+        if has_request_context():
+            g.locale_name = name
+    return name
+
+
+def refresh_locale() -> None:
+    """Choose this request's locale again (the player just chose another)."""
+    flask_babel.refresh()
+    g.pop("locale_name", None)
 
 
 def localize(text: Any) -> Any:

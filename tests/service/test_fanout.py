@@ -122,6 +122,34 @@ def test_a_pictures_projection_is_folded_from_the_batch_not_read_again(make_app)
     assert picture == here.get(game_id, players[1])
 
 
+def test_a_moves_answer_and_the_movers_stream_work_out_its_view_once(api, monkeypatch):
+    game_id, players = api.table("loot", 2)
+    seat = int(sorted(api.get(game_id)["pending"])[0])
+    start = api.get(game_id)["version"]
+    response = api.client.get(
+        f"/v1/games/{game_id}/events/stream?views=true&last_event_id={start}",
+        headers=players[seat], buffered=False)
+    chunks = iter(response.response)
+    loot = REGISTRY["loot"]
+    views: list[tuple[int, object]] = []
+    view = loot.view
+    monkeypatch.setattr(loot, "view", lambda state, viewer: (
+        views.append(viewer), view(state, viewer))[1])
+    try:
+        assert next(chunks) == b": connected\n\n"
+        assert next(chunks) == b": keep-alive\n\n"
+        move = api.get(game_id, players[seat])["legal_commands"][0]
+        views.clear()
+        answer = api.client.post(f"/v1/games/{game_id}/commands", headers=players[seat],
+                                 json=move)
+        assert answer.status_code == 200
+        _, picture = _until_picture_of(chunks, answer.json["version"])
+    finally:
+        response.close()
+    assert picture == answer.json["game"]
+    assert views == [seat], "the stream's picture reused the answer's view"
+
+
 def test_two_notice_streams_of_one_player_share_one_read_and_both_hear_of_their_turn(api):
     game_id, players = api.table("tally", 1, {"target": 100})
     player_id = api.client.get("/v1/me", headers=players[0]).json["id"]

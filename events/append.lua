@@ -9,6 +9,8 @@
 -- game's meta, secret and first events are then written in this one step, so a game is never
 -- left as a meta and secret with no log (issue 23 item 3: a create refused half-way by a full
 -- disk); an id already taken, live or archived, returns {"exists"} and writes nothing
+-- ARGV[8] the game's live channel ("" for none) and ARGV[9] what to PUBLISH there once the
+-- append is made (events.live: its events, to the processes following the game)
 -- then 8 values per event: type, data, seat, cmd, at, prev, hash, command ("" for none)
 -- (its version is expected + i)
 -- then n meta field/value pairs;
@@ -67,7 +69,7 @@ end
 
 local last_hash = prev
 for i = 1, n do
-  local base = 7 + (i - 1) * 8
+  local base = 9 + (i - 1) * 8
   local version = expected + i
   if ARGV[base + 8] == '' then
     redis.call('XADD', log, version .. '-0',
@@ -94,9 +96,12 @@ redis.call('HSET', meta, 'version', last, 'last_hash', last_hash)
 if secret ~= '' then
   redis.call('SET', KEYS[4], secret)
 end
-local mbase = 7 + n * 8
+local mbase = 9 + n * 8
 for i = 1, nmeta do
   redis.call('HSET', meta, ARGV[mbase + 2 * i - 1], ARGV[mbase + 2 * i])
+end
+if ARGV[8] ~= '' then
+  redis.call('PUBLISH', ARGV[8], ARGV[9])
 end
 
 -- The outbox goes last and by pcall: the append above is made whatever becomes of it.

@@ -30,6 +30,8 @@ from redis.retry import Retry
 
 from events.archive import Archive, ArchiveCorrupt, pack, unpack
 from events.codec import GENESIS, canonical, envelope_hash
+from events.live import LiveChannels
+from events.live import payload as live_payload
 from events.store import (
     AppendResult,
     CommandRecord,
@@ -154,6 +156,17 @@ def connect(url: str, cluster: bool | None = None, blocking: bool = False) -> Re
     return redis.Redis(connection_pool=pool)
 
 
+def pubsub_client(client: redis.Redis) -> redis.Redis:
+    """A client on ``client``'s server for a pub/sub connection (events.live) that never
+    reconnects by itself: appends published while it was down must be known to be missed."""
+    kwargs = dict(client.connection_pool.connection_kwargs)
+    kwargs.update(client_options(blocking=True))
+    kwargs.pop("timeout", None)  # a BlockingConnectionPool's
+    kwargs["retry"] = Retry(NoBackoff(), 0)
+    return redis.Redis(connection_pool=redis.ConnectionPool(
+        connection_class=client.connection_pool.connection_class, **kwargs))
+
+
 _CLUSTER_OWN_KEYS = frozenset({"host", "port", "db", "retry", "connection_pool"})
 
 
@@ -247,6 +260,9 @@ class RedisEventStore:
         self._write_check = (0.0, None)  # (checked at, monotonic; the error or None)
         # An append's outbox needs its keys in the script's slot: not on Redis Cluster.
         self.has_outbox = not isinstance(client, RedisCluster)
+        # Nor its publish (a cluster's would go to every node): there, followers XREAD.
+        self.has_live = not isinstance(client, RedisCluster)
+        self._live: LiveChannels | None = None
         script = resources.files("events").joinpath("append.lua").read_text(encoding="utf-8")
         self._append = client.register_script(script)
         self._create = client.register_script(_CREATE_LUA)
@@ -345,8 +361,9 @@ class RedisEventStore:
             prev = _text(last_hash)
 
         at = int(time.time() * 1000)
-        args: list[Any] = [expected_version, prev, cmd, len(events), len(meta), body,
+        head: list[Any] = [expected_version, prev, cmd, len(events), len(meta), body,
                            new_secret or ""]
+        args: list[Any] = []
         link = prev
         stored = []
         for i, event in enumerate(events, start=1):
@@ -367,6 +384,10 @@ class RedisEventStore:
             link = link_next
         for name, value in meta.items():
             args += [name, str(value)]
+        # The followers of the game hear its events from the append itself (events.live).
+        live = ([_key(game_id, "live"), live_payload(stored)] if self.has_live
+                else ["", ""])
+        args = head + live + args
         keys = [meta_key, _key(game_id, "log"), cmds_key, _key(game_id, "secret"),
                 _key(game_id, "archive")]
         extra = outbox(tuple(stored)) if outbox is not None and self.has_outbox else None
@@ -427,6 +448,13 @@ class RedisEventStore:
         _check_id(game_id)
         # XREAD BLOCK 0 would block forever; a non-positive wait means "do not block".
         block = min(block_ms, MAX_BLOCK_MS) if block_ms > 0 else None
+        if block is not None and self.has_live:
+            # Heard from the appends' publishes, one connection for all the games followed.
+            events = self.live_channels().wait(_key(game_id, "live"), after, block,
+                                               lambda version: self.read(game_id, version + 1))
+            if events:
+                self._remember(game_id, events[-1].version, events[-1].hash)
+            return events
         client = self.client if block is None else self.blocking_client()
         reply = client.xread({_key(game_id, "log"): f"{after}-0"}, block=block)
         if not reply:
@@ -437,6 +465,13 @@ class RedisEventStore:
         if events:
             self._remember(game_id, events[-1].version, events[-1].hash)
         return events
+
+    def live_channels(self) -> LiveChannels:
+        """The process's live channels (made on first use, on their own connection)."""
+        with self._blocking_lock:
+            if self._live is None:
+                self._live = LiveChannels(pubsub_client(self.client))
+            return self._live
 
     def blocking_client(self) -> RedisClient:
         """The client of blocking reads (made on first use, on the same server)."""

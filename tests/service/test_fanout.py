@@ -92,8 +92,8 @@ def test_seats_and_spectators_on_one_game_each_get_only_their_own_redaction(api)
 
 
 def test_a_pictures_projection_is_folded_from_the_batch_not_read_again(make_app):
-    """A move made by another API process reaches this one's stream as a batch read from the
-    log: the picture after it folds those very events onto the cached projection."""
+    """A move made by another API process reaches this one's stream as a batch of events: the
+    picture after it folds those very events onto the cached projection."""
     here, there = Api(make_app()), Api(make_app())
     game_id, players = here.table("loot", 2)
     start = here.get(game_id)["version"]
@@ -101,22 +101,22 @@ def test_a_pictures_projection_is_folded_from_the_batch_not_read_again(make_app)
         f"/v1/games/{game_id}/events/stream?views=true&last_event_id={start}",
         headers=players[1], buffered=False)
     chunks = iter(response.response)
-    reads: list[int] = []
-    store = here.service.store
-    read = store.read
+    service = here.service
+    latest = service.projection
+    reads: list[str] = []
     try:
         assert next(chunks) == b": connected\n\n"
         assert next(chunks) == b": keep-alive\n\n"
         seat = int(sorted(there.get(game_id)["pending"])[0])
         move = there.get(game_id, players[seat])["legal_commands"][0]
-        store.read = lambda game, first=1, *rest, **kw: (  # type: ignore[method-assign]
-            reads.append(first), read(game, first, *rest, **kw))[1]
+        service.projection = lambda game: (  # type: ignore[method-assign]
+            reads.append(game), latest(game))[1]
         assert there.client.post(f"/v1/games/{game_id}/commands", headers=players[seat],
                                  json=move).status_code == 200
         last = there.get(game_id)["version"]
         _, picture = _until_picture_of(chunks, last)
     finally:
-        del store.read
+        del service.projection
         response.close()
     assert reads == [], "the log was read again for the picture"
     assert picture == here.get(game_id, players[1])

@@ -249,7 +249,9 @@ class LiveChannels:
                 if self._channels and self._pubsub is None:
                     self._start(list(self._channels))
             except Exception as again:
-                log.warning("live channels: Redis unreachable: %s", again)
+                # Worth a warning only while someone waits (not when a server shuts down).
+                level = logging.WARNING if any(e.waiters for e in entries) else logging.DEBUG
+                log.log(level, "live channels: Redis unreachable: %s", again)
                 self._channels = {}
                 for entry in entries:
                     entry.error = again

@@ -8,18 +8,15 @@ store I/O (snapshot + tail) is in ``Projector``.
 
 from __future__ import annotations
 
-import json
 import logging
 import pickle
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
 from events.store import EventStore, Snapshot, StoredEvent
 from games import get_game
-from games.core import SPECTATOR, Event, Game
+from games.core import SPECTATOR, Event, Game, plain_copy
 
 log = logging.getLogger(__name__)
 
@@ -156,15 +153,6 @@ class Projection:
         data["actors"] = list(data.get("actors", ()))
         data["state"] = pickle.loads(pickle.dumps(data["state"], pickle.HIGHEST_PROTOCOL))
         return Projection(data)
-
-
-def plain_copy(value: Any) -> Any:
-    """A copy of JSON data as a JSON round trip gives it (tuples become lists, keys strings);
-    orjson's is several times faster than the stdlib's, which takes what orjson refuses."""
-    try:
-        return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
-    except TypeError:  # orjson.JSONEncodeError: e.g. an integer beyond 64 bits
-        return json.loads(json.dumps(value))
 
 
 def empty() -> Projection:

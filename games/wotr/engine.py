@@ -5,10 +5,9 @@ political track, sieges lifted, stacking, the next turn, the end of the round an
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from games.core import Event, Rng, Seat, State
+from games.core import Event, Rng, Seat, State, plain_copy
 from games.wotr import seats
 from games.wotr.data import (
     CARDS,
@@ -122,13 +121,13 @@ def evolve(state: State, event: Event) -> State:
         state["turn"] = data["side"]
     elif kind == ACTION_OPENED:
         state["action"] = {"side": data["side"], "from": list(data["from"]),
-                           "to": list(data["to"]), "arrived": copy.deepcopy(data["arrived"])}
+                           "to": list(data["to"]), "arrived": plain_copy(data["arrived"])}
     elif kind == ACTION_CLOSED:
         state["action"] = None
     elif kind == ACTED_WITH:
         _acted(state, data)
     elif kind == ORDER_DECLARED:
-        state["order"] = copy.deepcopy(data)
+        state["order"] = plain_copy(data)
     elif kind == FIGURES_CHOSEN:
         state["order"] = None
     elif kind == CARD_DRAWN:
@@ -155,12 +154,12 @@ def evolve(state: State, event: Event) -> State:
     elif kind == NATION_ACTIVATED:
         state["politics"][data["nation"]]["active"] = True
     elif kind == BATTLE_STARTED:
-        state["battle"] = {**copy.deepcopy(data), "att": {}, "round": 1,
+        state["battle"] = {**plain_copy(data), "att": {}, "round": 1,
                            "cards": {FP: None, SH: None}, "x": {FP: 0, SH: 0},
                            "revealed": None, "hits": {FP: 0, SH: 0}, "rolls": [],
                            "pre": [], "stage": "start", "next": None}
     elif kind == BATTLE_STEP:
-        state["battle"].update(copy.deepcopy(data))
+        state["battle"].update(plain_copy(data))
     elif kind == COMBAT_CARD_CHOSEN:
         side = data["side"]
         if data["card"]:
@@ -171,7 +170,7 @@ def evolve(state: State, event: Event) -> State:
         state["battle"]["revealed"] = {FP: data[FP], SH: data[SH]}
         state["battle"]["rolls"] = []  # the previous round's dice stay visible until now
     elif kind == COMBAT_ROLLED:
-        state["battle"]["rolls"].append(copy.deepcopy(data))
+        state["battle"]["rolls"].append(plain_copy(data))
     elif kind == HITS_SCORED:
         hits = state["battle"]["hits"]
         for side in SIDES:
@@ -230,11 +229,33 @@ def _hand(data: dict[str, Any]) -> str:
     return str(data["seat"]) if "seat" in data else data["side"]
 
 
+def copy_state(state: State) -> State:
+    """A copy ``evolve`` may change: what it changes in place is copied, the rest shared. A
+    figure transfer replaces an army's lists of figures rather than changing them (model._add),
+    so they are shared too. About a third of a JSON round trip's cost; a decide and the fold
+    after it each copy the state (tests/games/test_conformance.py holds this to ``evolve``)."""
+    if not state:
+        return plain_copy(state)
+    out = dict(state)
+    for key in ("armies", "boxes"):
+        out[key] = {region: dict(army) for region, army in state[key].items()}
+    for key in ("reinf", "dead", "control"):
+        out[key] = dict(state[key])
+    for key in ("dice", "hands", "decks", "discards", "exiles"):
+        if key in state:
+            out[key] = {k: list(v) for k, v in state[key].items()}
+    out["politics"] = {nation: dict(track) for nation, track in state["politics"].items()}
+    for key in ("battle", "next"):
+        if state.get(key) is not None:
+            out[key] = plain_copy(state[key])
+    return out
+
+
 class Tx:
     """Events decided for one command, each folded at once into a private copy of the state."""
 
     def __init__(self, state: State, rng: Rng, seat: Seat | None = None):
-        self.state = copy.deepcopy(state)
+        self.state = copy_state(state)
         self.rng = rng
         self.seat = seat  # the seat whose command this is
         self.events: list[Event] = []

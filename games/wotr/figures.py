@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from games.core import Command, ensure
+from games.core import Command, Rejected, ensure
 from games.wotr.model import Army, leaders, units
 
 KINDS = ("regular", "elite", "leader")
@@ -97,3 +97,78 @@ def options(available: Army, valid: Callable[[Counts], bool]) -> list[Counts]:
                 if valid(choice):
                     out.append(choice)
     return out
+
+
+class Split:
+    """A choice of figures from ``army``, which stands in ``whole`` (all of it or a part): units
+    go from the Nations ``unit_may_go`` names, and every choice keeps ``check_split``'s rules
+    and ``also`` (a further check of the figures that go; raises Rejected).
+
+    ``most`` is every unit that may go and every Leader: valid whenever any choice is (read
+    it, never change it)."""
+
+    __slots__ = ("_there", "also", "army", "joins_units", "most", "needs_leader", "needs_unit",
+                 "unit_may_go", "whole")
+
+    def __init__(self, army: Army, whole: Army, unit_may_go: Callable[[str], bool], *,
+                 needs_unit: bool, needs_leader: bool = False, joins_units: bool = False,
+                 also: Callable[[Army], None] | None = None):
+        self.army, self.whole, self.unit_may_go = army, whole, unit_may_go
+        self.needs_unit, self.needs_leader, self.joins_units = needs_unit, needs_leader, joins_units
+        self.also = also
+        regular = elite = leader = 0
+        for nation, (r, e, lead) in army.items():
+            if unit_may_go(nation):
+                regular, elite = regular + r, elite + e
+            leader += lead
+        self.most: Counts = {"regular": regular, "elite": elite, "leader": leader}
+        self._there: tuple[int, int] | None = None  # units and leaders of ``whole``
+
+    def allows(self, want: Counts) -> bool:
+        """Whether ``take(want)`` would be accepted."""
+        if self.also is not None:
+            return self._takes(want)
+        top = self.most
+        r, e, lead = want["regular"], want["elite"], want["leader"]
+        return (0 <= r <= top["regular"] and 0 <= e <= top["elite"]
+                and 0 <= lead <= top["leader"] and self._keeps(r, e, lead))
+
+    def take(self, want: Counts) -> Army:
+        """The figures that go for ``want``, or Rejected with the rule it breaks."""
+        going = pick(self.army, want, self.unit_may_go)
+        check_split(less(self.whole, going), going, needs_unit=self.needs_unit,
+                    needs_leader=self.needs_leader, joins_units=self.joins_units)
+        if self.also is not None:
+            self.also(going)
+        return going
+
+    def options(self) -> list[Counts]:
+        """Every count ``take`` accepts, the most first (``options`` over ``take``). Without
+        ``also`` the rules are counted, not tried: a big army has hundreds of counts."""
+        if self.also is not None:
+            return options(self.army, self._takes)
+        top = self.most
+        return [{"regular": r, "elite": e, "leader": lead}
+                for r in range(top["regular"], -1, -1)
+                for e in range(top["elite"], -1, -1)
+                for lead in range(top["leader"], -1, -1) if self._keeps(r, e, lead)]
+
+    def _keeps(self, r: int, e: int, lead: int) -> bool:
+        """``check_split``'s rules for figures ``army`` has: something goes; a unit goes (or
+        Leaders join their side's units); a Leader for a Character die; no Leader stays
+        without a unit."""
+        if not (r + e or (lead and not self.needs_unit and self.joins_units)):
+            return False
+        if self.needs_leader and not lead:
+            return False
+        if self._there is None:
+            self._there = units(self.whole), leaders(self.whole)
+        units_there, leaders_there = self._there
+        return lead == leaders_there or units_there > r + e
+
+    def _takes(self, want: Counts) -> bool:
+        try:
+            self.take(want)
+        except Rejected:
+            return False
+        return True

@@ -7,7 +7,7 @@ army offers more than one choice, the same seat is asked next (``order_declared`
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from games.core import Command, Prompt, Rejected, State, ensure
@@ -25,12 +25,9 @@ from games.wotr.engine import (
 )
 from games.wotr.figures import (
     Counts,
+    Split,
     as_counts,
-    check_split,
-    counts,
     less,
-    options,
-    pick,
 )
 from games.wotr.model import (
     ACTION_CLOSED,
@@ -40,6 +37,7 @@ from games.wotr.model import (
     CHOOSE_FIGURES,
     DIE_USED,
     FIGURES_CHOSEN,
+    MOVE,
     ORDER_DECLARED,
     SECOND_MOVE,
     Army,
@@ -63,10 +61,14 @@ def _ok(check: Callable[[], Any]) -> bool:
     return True
 
 
-def _most(army: Army, unit_may_go: Callable[[str], bool]) -> Counts:
-    """Every unit that may go and every Leader: valid whenever any choice is (figures.py)."""
-    return counts({n: [f[0], f[1], f[2]] if unit_may_go(n) else [0, 0, f[2]]
-                   for n, f in army.items()})
+def _may(split: Callable[[], Split]) -> bool:
+    """Whether an order passes the checks ``split`` makes and may take the most figures (as
+    ``check_move`` or ``check_attack`` with no ``figures`` would accept it)."""
+    try:
+        made = split()
+    except Rejected:
+        return False
+    return made.allows(made.most)
 
 
 def _exclude(state: State, src: str) -> Army | None:
@@ -75,18 +77,29 @@ def _exclude(state: State, src: str) -> Army | None:
     return action["arrived"] if action and src in action["to"] else None
 
 
+def _alternation(state: State, side: str, region: str,
+                 second: bool = False) -> Callable[[Army], None] | None:
+    """The §16 check of the figures that go, for the lone Free Peoples player of 3 seats."""
+    if not seats.alternates(state, side):
+        return None
+    return lambda going: seats.check_alternation(state, side, army=going, region=region,
+                                                 second=second)
+
+
 # --- checks -----------------------------------------------------------------------------------
 
 
-def check_move(state: State, side: str, command: Command, die: str | None) -> Army:
-    """The figures a move or second move takes (``figures``, or the most that may go)."""
+def move_split(state: State, side: str, command: Command, die: str | None) -> Split:
+    """The checks of a move or second move that do not depend on its figures, and how they are
+    chosen."""
     if die is not None:
         ensure(die in MOVE_FACES, "wrong_die",
                "Moving armies needs an Army, Muster/Army or Character die (§2).")
     src, dst = command["from_"], command["to"]
     region = state["armies"].get(src)
     exclude = None
-    if command["type"] == SECOND_MOVE:
+    second = command["type"] == SECOND_MOVE
+    if second:
         # wotr.md §3: two *different* armies, and no figure moves twice in one action (the
         # seed: the army that was joined may still move without the figures that joined it).
         ensure(src not in state["action"]["from"], "already_moved",
@@ -102,27 +115,37 @@ def check_move(state: State, side: str, command: Command, die: str | None) -> Ar
     if die == "character":
         ensure(leaders(army) > 0, "needs_leader",
                "A Character die moves only an army with a Leader or Nazgûl (§3).")
+    return _moving(state, side, src, dst, army, region, die, second)
 
+
+def _moving(state: State, side: str, src: str, dst: str, army: Army, region: Army,
+            die: str | None, second: bool) -> Split:
+    """How ``army`` (of ``region``, the whole army at ``src``) chooses what goes to ``dst``,
+    once the checks of the army and the place passed."""
     def unit_may_go(nation: str) -> bool:
         return may_move(state, nation, src, dst)  # §3: borders, then exiles must leave
 
     there = state["armies"].get(dst)
     joins = army_side(there) == side and units(there) > 0
-    most = _most(army, unit_may_go)
+    split = Split(army, region, unit_may_go, needs_unit=False,
+                  needs_leader=die == "character", joins_units=joins,
+                  also=_alternation(state, side, src, second))
+    most = split.most
     ensure(most["regular"] + most["elite"] > 0 or joins, "not_at_war",
            "Units of a Nation not At War may not cross into another Nation (§3).", to=dst)
-    want = as_counts(command) if command.get("figures") is not None else most
-    going = pick(army, want, unit_may_go)
-    check_split(less(region, going), going, needs_unit=False, needs_leader=die == "character",
-                joins_units=joins)
-    seats.check_alternation(state, side, army=going, region=src,
-                            second=command["type"] == SECOND_MOVE)
-    return going
+    return split
 
 
-def check_attack(state: State, side: str, command: Command, die: str,
-                 ) -> tuple[str, str, str, Army]:
-    """(origin, region, battle kind, attacking figures) of an attack (§4)."""
+def check_move(state: State, side: str, command: Command, die: str | None) -> Army:
+    """The figures a move or second move takes (``figures``, or the most that may go)."""
+    split = move_split(state, side, command, die)
+    return split.take(as_counts(command) if command.get("figures") is not None else split.most)
+
+
+def attack_split(state: State, side: str, command: Command, die: str,
+                 ) -> tuple[str, str, str, Split]:
+    """(origin, region, battle kind, how the attacking figures are chosen) of an attack (§4):
+    the checks that do not depend on its figures."""
     ensure(die in MOVE_FACES, "wrong_die",
            "Attacking needs an Army, Muster/Army or Character die (§4).")
     src, dst = command["from_"], command["to"]
@@ -152,14 +175,26 @@ def check_attack(state: State, side: str, command: Command, die: str,
     def unit_may_go(nation: str) -> bool:
         return at_war(state, nation)  # §4: units not At War stay out as rearguard
 
-    most = _most(army, unit_may_go)
+    split = Split(army, army, unit_may_go, needs_unit=True, needs_leader=die == "character",
+                  also=_alternation(state, side, src))
+    most = split.most
     ensure(most["regular"] + most["elite"] > 0, "not_at_war",
            "Only units of Nations At War attack (§4).")
-    want = as_counts(command) if command.get("figures") is not None else most
-    force = pick(army, want, unit_may_go)
-    check_split(less(army, force), force, needs_unit=True, needs_leader=die == "character")
-    seats.check_alternation(state, side, army=force, region=src)
-    return origin, dst, kind, force
+    return origin, dst, kind, split
+
+
+def check_attack(state: State, side: str, command: Command, die: str,
+                 ) -> tuple[str, str, str, Army]:
+    """(origin, region, battle kind, attacking figures) of an attack (§4)."""
+    origin, dst, kind, split = attack_split(state, side, command, die)
+    want = as_counts(command) if command.get("figures") is not None else split.most
+    return origin, dst, kind, split.take(want)
+
+
+def _split(state: State, side: str, command: Command) -> Split:
+    if command["type"] == ATTACK:
+        return attack_split(state, side, command, command["die"])[3]
+    return move_split(state, side, command, command.get("die"))
 
 
 def _check(state: State, side: str, command: Command) -> Any:
@@ -171,17 +206,11 @@ def _check(state: State, side: str, command: Command) -> Any:
 def choices(state: State, side: str, command: Command) -> list[Counts]:
     """Every ``figures`` the declared ``command`` may take, the most first; [] when it may not
     be made at all (the most that may go is valid whenever any choice is)."""
-    if not _ok(lambda: _check(state, side, {**command, "figures": None})):
+    try:
+        split = _split(state, side, command)
+    except Rejected:
         return []
-    src = command["from_"]
-    if command["type"] == ATTACK:
-        sortie = src == command["to"] and army_side(state["boxes"].get(src)) == side
-        army = (state["boxes"] if sortie else state["armies"]).get(src)
-    else:
-        exclude = _exclude(state, src) if command["type"] == SECOND_MOVE else None
-        army = less(state["armies"].get(src), exclude)
-    return options(army or {}, lambda c: _ok(
-        lambda: _check(state, side, {**command, "figures": c})))
+    return split.options() if split.allows(split.most) else []
 
 
 # --- deciding ---------------------------------------------------------------------------------
@@ -243,7 +272,7 @@ def _carry_out(tx: Tx, side: str, command: Command) -> None:
     acted(tx, side, record["nations"], record["armies"])
     _do_move(tx, side, src, dst, moving)
     action = {"from": [src], "to": [dst], "arrived": moving}
-    if die in ARMY_FACES and second_moves(tx.state, side, action):
+    if die in ARMY_FACES and has_second_move(tx.state, side, action):
         tx.emit(ACTION_OPENED, side=side, **action)
     else:
         end_action(tx, side)
@@ -257,29 +286,67 @@ def _do_move(tx: Tx, side: str, src: str, dst: str, moving: Army) -> None:
 # --- legal commands ---------------------------------------------------------------------------
 
 
+def army_orders(state: State, side: str, dice: Iterable[str]) -> dict[str, list[Command]]:
+    """The moves (army by army) then the attacks each of ``dice`` may order. They are worked
+    out once and given each die: only a Character die asks more, a Leader or Nazgûl in the
+    army (§3, §4)."""
+    dice = list(dice)
+    if not dice:
+        return {}
+    base = [*(c for src in sorted(state["armies"])
+              for c in moves_from(state, side, src, MOVE, "army")),
+            *attacks(state, side, "army")]
+    return {die: [{**c, "die": die} for c in base
+                  if die != "character" or leaders(_ordering(state, side, c)) > 0]
+            for die in dice}
+
+
+def _ordering(state: State, side: str, command: Command) -> Army:
+    """The army a legal move or attack orders: the besieged one for a sortie."""
+    src = command["from"]
+    box = state["boxes"].get(src)
+    if command["type"] == ATTACK and src == command["to"] and army_side(box) == side:
+        return box
+    return state["armies"][src]
+
+
 def second_moves(state: State, side: str, action: dict[str, Any]) -> list[Command]:
     """The second armies an Army die may still move (``action``: the one in progress)."""
+    return list(_second_moves(state, side, action))
+
+
+def has_second_move(state: State, side: str, action: dict[str, Any]) -> bool:
+    return next(_second_moves(state, side, action), None) is not None
+
+
+def _second_moves(state: State, side: str, action: dict[str, Any]) -> Iterator[Command]:
     state = {**state, "action": {**action, "side": side}}
-    out = []
     for src in sorted(state["armies"]):
-        out.extend(moves_from(state, side, src, SECOND_MOVE, None))
-    return out
+        yield from moves_from(state, side, src, SECOND_MOVE, None)
 
 
 def moves_from(state: State, side: str, src: str, kind: str, die: str | None) -> list[Command]:
-    army = state["armies"][src]
-    if army_side(army) != side or units(army) == 0:
+    """The moves (or second moves) the army at ``src`` may make with the most figures that
+    may go: ``move_split``'s checks of the army made once, then those of each place."""
+    region = state["armies"][src]
+    if army_side(region) != side or units(region) == 0:
         return []
-    if die == "character" and leaders(army) == 0:
+    second = kind == SECOND_MOVE
+    if second and src in state["action"]["from"]:
+        return []
+    army = less(region, _exclude(state, src) if second else None)
+    if not army or army_side(army) != side or (die == "character" and leaders(army) == 0):
         return []
     out = []
+    enemy = other(side)
     for dst in neighbours(state, src):
+        if field_side(state, dst) == enemy or not _may(
+                lambda dst=dst: _moving(state, side, src, dst, army, region, die, second)):
+            continue
         command = {"type": kind, "from": src, "to": dst}
         if die is not None:
             command["die"] = die
-        if field_side(state, dst) != other(side) and _ok(
-                lambda c=command: check_move(state, side, {**c, "from_": c["from"]}, die)):
-            out.append(command)
+        out.append(command)
     return out
 
 
@@ -302,7 +369,8 @@ def attacks(state: State, side: str, die: str) -> list[Command]:
                 targets.append(region)
         for target in targets:
             command = {"type": ATTACK, "die": die, "from": region, "to": target}
-            if _ok(lambda c=command: check_attack(state, side, {**c, "from_": c["from"]}, die)):
+            if _may(lambda c=command: attack_split(state, side, {**c, "from_": c["from"]},
+                                                   die)[3]):
                 out.append(command)
     return out
 

@@ -66,6 +66,7 @@ from games.wotr.engine import (
     at_war,
     battle_seat,
     card_data,
+    copy_state,
     end_action,
     evolve,
     field_side,
@@ -197,6 +198,9 @@ class WarOfTheRing(ShortlistGame):
 
     def evolve(self, state: State, event: Event) -> State:
         return evolve(state, event)
+
+    def copy_state(self, state: State) -> State:
+        return copy_state(state)
 
     # --- decide --------------------------------------------------------------------------------
 
@@ -385,18 +389,20 @@ class WarOfTheRing(ShortlistGame):
             return orders.legal_choices(state)
         if state["battle"] is not None:
             return battle.legal(state, side)
+        shared = len(seats.seats_of(state, side)) > 1  # else every command is this seat's
         if state["action"] is not None:
             return [c for c in orders.second_moves(state, side, state["action"])
-                    if seat_may(state, seat, c)] + [{"type": END_ACTION}]
-        return [c for c in self._action_commands(state, side) if seat_may(state, seat, c)]
+                    if not shared or seat_may(state, seat, c)] + [{"type": END_ACTION}]
+        return [c for c in self._action_commands(state, side)
+                if not shared or seat_may(state, seat, c)]
 
     def _action_commands(self, state: State, side: str) -> list[Command]:
         out: list[Command] = []
-        for die in sorted(set(state["dice"][side])):
-            if die in ARMY_FACES or die == "character":
-                for src in sorted(state["armies"]):
-                    out.extend(orders.moves_from(state, side, src, MOVE, die))
-                out.extend(orders.attacks(state, side, die))
+        faces = sorted(set(state["dice"][side]))
+        army_orders = orders.army_orders(
+            state, side, (die for die in faces if die in ARMY_FACES or die == "character"))
+        for die in faces:
+            out.extend(army_orders.get(die, ()))
             if die in MUSTER_FACES:
                 # §16: the lone Free Peoples player of a 3-seat game alternates its Nations
                 repeated = set(seats.last_acted(state).get("nations", ())) if (

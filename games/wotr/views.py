@@ -4,10 +4,10 @@ secret; the decks are face down). ``view``, ``secrets`` and ``redact``."""
 
 from __future__ import annotations
 
-import copy
+import functools
 from typing import Any
 
-from games.core import AUDITOR, Event, Game, State, Text, Viewer
+from games.core import AUDITOR, Event, Game, State, Text, Viewer, plain_copy
 from games.wotr import seats
 from games.wotr.data import SIDES
 from games.wotr.engine import battle_seat, vp
@@ -24,19 +24,20 @@ def _side(state: State, viewer: Viewer) -> str | None:
 
 
 def _battle(state: State, viewer: Viewer) -> dict[str, Any] | None:
+    """The battle as ``viewer`` sees it, sharing with the state what it does not change (the
+    view copies it)."""
     b = state["battle"]
-    if b is None:
-        return None
-    out = copy.deepcopy(b)
-    if b["revealed"] is None:
-        # §5.1: chosen secretly, revealed together: only whether each side has chosen shows.
-        out["chosen"] = {s: b["cards"][s] is not None for s in SIDES}
-        # the seed: a card played is laid face down, so whether one was played is public
-        out["played"] = {s: bool(b["cards"][s]) for s in SIDES}
-        for s in SIDES:
-            if viewer not in (AUDITOR, battle_seat(state, s)):
-                out["cards"][s] = None
-                out["x"][s] = None
+    if b is None or b["revealed"] is not None:
+        return b
+    out = dict(b, cards=dict(b["cards"]), x=dict(b["x"]))
+    # §5.1: chosen secretly, revealed together: only whether each side has chosen shows.
+    out["chosen"] = {s: b["cards"][s] is not None for s in SIDES}
+    # the seed: a card played is laid face down, so whether one was played is public
+    out["played"] = {s: bool(b["cards"][s]) for s in SIDES}
+    for s in SIDES:
+        if viewer not in (AUDITOR, battle_seat(state, s)):
+            out["cards"][s] = None
+            out["x"][s] = None
     return out
 
 
@@ -45,42 +46,48 @@ def view(game: Game, state: State, viewer: Viewer) -> dict[str, Any]:
         return {}
     seat, side = _seat(state, viewer), _side(state, viewer)
     sees_all = viewer == AUDITOR or state["over"]
-    out: dict[str, Any] = {
-        "summary": summary(state, seat),
+    # The parts shown as they are in the state, copied in one go (the view must not share
+    # what ``evolve`` changes in place).
+    shown = plain_copy({
+        "dice": state["dice"], "action": state["action"], "order": state.get("order"),
+        "armies": state["armies"], "boxes": state["boxes"], "reinforcements": state["reinf"],
+        "eliminated": state["dead"], "control": state["control"], "politics": state["politics"],
+        "exiles": state.get("exiles", {}),
+        "fp_acted": state.get("fp_acted"),  # §16, 3 seats: public
+        "discards": state["discards"], "battle": _battle(state, AUDITOR if sees_all else viewer),
+        **({"hands": state["hands"], "decks": state["decks"]} if sees_all else {}),
+    })
+    count = seats.count(state)
+    vps = {s: vp(state, s) for s in SIDES}
+    return {
+        "summary": summary(state, seat, vps),
         "viewer": viewer, "side": side, "scenario": state["scenario"],
         "regions": list(state["regions"]), "round": state["round"],
         "max_rounds": state["max_rounds"], "vp_to_win": dict(state["vp"]),
-        "vp": {s: vp(state, s) for s in SIDES}, "turn": state["turn"],
-        "dice": copy.deepcopy(state["dice"]), "action": copy.deepcopy(state["action"]),
-        "order": copy.deepcopy(state.get("order")),
-        "armies": copy.deepcopy(state["armies"]), "boxes": copy.deepcopy(state["boxes"]),
-        "reinforcements": copy.deepcopy(state["reinf"]), "eliminated": copy.deepcopy(state["dead"]),
-        "control": dict(state["control"]), "politics": copy.deepcopy(state["politics"]),
-        "exiles": copy.deepcopy(state.get("exiles", {})),
-        "fp_acted": copy.deepcopy(state.get("fp_acted")),  # §16, 3 seats: public
+        "vp": vps, "turn": state["turn"],
+        "dice": shown["dice"], "action": shown["action"], "order": shown["order"],
+        "armies": shown["armies"], "boxes": shown["boxes"],
+        "reinforcements": shown["reinforcements"], "eliminated": shown["eliminated"],
+        "control": shown["control"], "politics": shown["politics"], "exiles": shown["exiles"],
+        "fp_acted": shown["fp_acted"],
         "hand": list(seats.hand_of(state, seat)) if seat is not None else None,
         "hand_counts": {key: len(hand) for key, hand in state["hands"].items()},
-        "seats": seats.count(state),
-        "seating": [{"seat": seat, "name": seats.SEAT_NAMES[seats.count(state)][seat],
+        "seats": count,
+        "seating": [{"seat": seat, "name": seats.SEAT_NAMES[count][seat],
                      "side": seats.side_of(state, seat),
                      "nations": list(seats.nations_of(state, seat)),
                      "hand": seats.hand_key(state, seat)}
-                    for seat in range(seats.count(state))],
+                    for seat in range(count)],
         "nations": list(seats.nations_of(state, seat)) if seat is not None else None,
         "acting": {s: seats.acting(state, s) for s in SIDES},
         "deck_counts": {s: len(state["decks"][s]) for s in SIDES},
-        "discards": copy.deepcopy(state["discards"]),
-        "battle": _battle(state, AUDITOR if sees_all else viewer),
+        "discards": shown["discards"],
+        "battle": shown["battle"],
         "pending": {str(s): p.to_dict() for s, p in game.pending(state).items()},
         "over": state["over"], "winner": state["winner"], "reason": state["reason"],
         "outcome": outcome(state),
+        **({"hands": shown["hands"], "decks": shown["decks"]} if sees_all else {}),
     }
-    if sees_all:
-        out["hands"] = copy.deepcopy(state["hands"])
-        out["decks"] = copy.deepcopy(state["decks"])
-    return out
-
-
 
 
 def outcome(state: State) -> str | None:
@@ -105,14 +112,14 @@ def outcome(state: State) -> str | None:
 
 
 def _figures(army: dict[str, list[int]]) -> str:
-    return " ".join(f"{n} {r}/{e}/{lead}" for n, (r, e, lead) in sorted(army.items()))
+    return " ".join([f"{n} {f[0]}/{f[1]}/{f[2]}" for n, f in sorted(army.items())])
 
 
-def summary(state: State, seat: int | None) -> list[str]:
+def summary(state: State, seat: int | None, vps: dict[str, int] | None = None) -> list[str]:
     """A few lines of text first in the view, for the terminal client (its screen shows the
     start of the view): the round, dice, VP, the battle, one's hand, and every army
     (Regulars/Elites/Leaders)."""
-    vps = {s: vp(state, s) for s in SIDES}
+    vps = vps or {s: vp(state, s) for s in SIDES}
     lines = [Text("round {round}/{rounds}, {side} to act; VP fp {fp}/{fp_goal}, sh {sh}/{sh_goal}",
                   round=state["round"], rounds=state["max_rounds"], side=state["turn"],
                   fp=vps["fp"], fp_goal=state["vp"]["fp"], sh=vps["sh"], sh_goal=state["vp"]["sh"]),
@@ -135,13 +142,26 @@ def summary(state: State, seat: int | None) -> list[str]:
                                           *(f"the army at {r}" for r in last["armies"])])))
     if seat is not None:
         lines.append(Text("hand: {cards}", cards=", ".join(seats.hand_of(state, seat)) or "-"))
-    for region in sorted(state["armies"]):
-        box = state["boxes"].get(region)
-        figures = _figures(state["armies"][region])
-        lines.append(Text("{region}: {figures} [besieged: {garrison}]", region=region,
-                          figures=figures, garrison=_figures(box)) if box
-                     else Text("{region}: {figures}", region=region, figures=figures))
+    boxes = state["boxes"]
+    lines.extend(_army_line(region, _key(army), _key(boxes.get(region)))
+                 for region, army in sorted(state["armies"].items()))
     return lines
+
+
+def _key(army: dict[str, list[int]] | None) -> tuple[Any, ...] | None:
+    return None if not army else tuple([(n, *f) for n, f in sorted(army.items())])
+
+
+@functools.lru_cache(maxsize=4096)
+def _army_line(region: str, army: tuple[Any, ...], box: tuple[Any, ...] | None) -> Text:
+    """One army's summary line; armies mostly stand still, so each line is made once (a Text
+    is immutable)."""
+    figures = " ".join([f"{n} {r}/{e}/{lead}" for n, r, e, lead in army])
+    if box:
+        return Text("{region}: {figures} [besieged: {garrison}]", region=region,
+                    figures=figures, garrison=" ".join([f"{n} {r}/{e}/{lead}"
+                                                        for n, r, e, lead in box]))
+    return Text("{region}: {figures}", region=region, figures=figures)
 
 
 def secrets(state: State, viewer: Viewer) -> set[str]:

@@ -21,7 +21,6 @@ from events.projector import (
     client_command_id,
     is_platform_event,
     machine_command_id,
-    plain_copy,
 )
 from events.store import (
     AppendResult,
@@ -617,7 +616,7 @@ class GameService(HistoryMixin):
     def _ending(self, game_id: str, projection: Projection, decided: list[Event]) -> list[NewEvent]:
         """``game_finished`` and ``seed_revealed`` when these events end the game."""
         game = projection.game
-        state = game.fold(decided, plain_copy(projection.state))
+        state = game.fold(decided, game.copy_state(projection.state))
         result = game.result(state)
         if result is None:
             return []

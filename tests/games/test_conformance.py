@@ -34,11 +34,15 @@ def _playout(game, seats: int, seed: int):
         new = game.decide(state, command, seat, Rng(f"game-{seed}", step))
         assert state == before, "decide must not mutate the state"
         assert new, "an accepted command must produce events"
+        after = game.copy_state(state)
         for event in new:
             assert event.type not in PLATFORM_EVENTS, f"{event.type} is a platform event name"
             wire = json.loads(json.dumps(event.to_dict()))
             assert Event.from_dict(wire) == event
-            state = game.evolve(state, event)
+            after = game.evolve(after, event)
+        # The service folds a move into a copy of the state that answered the last one.
+        assert state == before, "evolve of a copy_state copy must not change the original"
+        state = after
         # Snapshots are JSON: the state must survive a round trip unchanged (no tuples, sets
         # or int dict keys), or a game loaded from a snapshot would differ from a rebuild.
         assert json.loads(json.dumps(state)) == state

@@ -54,22 +54,63 @@ def test_anything_not_plain_is_left_to_the_schema(args):
     assert plain_loader(Add())(args) is None
 
 
-def test_a_schema_with_hooks_or_nested_fields_has_no_plain_loader():
-    class Hooked(Schema):
-        n = fields.Integer()
+class _Hooked(Schema):
+    n = fields.Integer()
 
-        @post_load
-        def double(self, data, **kwargs):
-            return {"n": data["n"] * 2}
+    @post_load
+    def double(self, data, **kwargs):
+        return {"n": data["n"] * 2}
 
-    class Nested(Schema):
-        inner = fields.Nested(Add)
 
-    class Renamed(Schema):
-        n = fields.Integer(data_key="m")
+def test_a_schema_with_hooks_or_a_computed_default_has_no_plain_loader():
+    class HookedInside(Schema):
+        inner = fields.Nested(_Hooked)
 
-    for schema in (Hooked(), Nested(), Renamed()):
+    class Computed(Schema):
+        n = fields.Integer(load_default=lambda: 1)
+
+    class Listed(Schema):
+        ns = fields.List(fields.Integer())
+
+    for schema in (_Hooked(), HookedInside(), Computed(), Listed()):
         assert plain_loader(schema) is None
+
+
+class _Counts(Schema):
+    regular = fields.Integer(load_default=0, validate=validate.Range(min=0, max=20))
+    leader = fields.Integer(load_default=0)
+
+
+class _Order(Schema):
+    from_ = fields.String(required=True, data_key="from")
+    note = fields.String()
+    figures = fields.Nested(_Counts, load_default=None)
+
+
+@pytest.mark.parametrize("args", [
+    {"from": "Bree"},
+    {"from": "Bree", "note": "x"},
+    {"from": "Bree", "figures": {}},
+    {"from": "Bree", "figures": {"leader": 2}},
+    {"from": "Bree", "figures": {"regular": 3, "leader": 1}, "note": ""},
+])
+def test_renamed_nested_and_left_out_fields_load_as_the_schema_loads_them(args):
+    loaded = plain_loader(_Order())(args)
+    assert loaded == _Order().load(args)
+    assert list(loaded) == list(_Order().load(args))
+    assert list(loaded.get("figures") or {}) == list(_Order().load(args)["figures"] or {})
+
+
+@pytest.mark.parametrize("args", [
+    {},  # a required field left out
+    {"from_": "Bree"},  # the attribute's name is not the field's
+    {"from": "Bree", "figures": None},
+    {"from": "Bree", "figures": {"regular": 21}},
+    {"from": "Bree", "figures": {"regular": 1, "elite": 1}},
+    {"from": "Bree", "figures": [1]},
+])
+def test_what_a_renamed_or_nested_field_does_not_take_is_left_to_the_schema(args):
+    assert plain_loader(_Order())(args) is None
 
 
 def test_a_validator_function_that_refuses_leaves_it_to_the_schema():

@@ -96,6 +96,7 @@ catalogs: install
 bench: install
 	$(BIN)/python bench/throughput.py
 	$(BIN)/python bench/real_games.py
+	$(BIN)/python bench/rules_cost.py --game loot --game wotr
 	$(BIN)/python bench/store_and_http.py
 	$(BIN)/python bench/bots_and_clocks.py
 	$(BIN)/python bench/outages.py

@@ -145,13 +145,14 @@ class Projection:
         changes in place only the game state, the seats' ``timeouts`` and the actors list
         (``apply``; ``_reopen`` puts a new ``opened`` in, reusing unchanged prompts as they are):
         those are copied and the rest is shared, read-only, a third of a full copy's cost
-        (issue 13). Otherwise a full copy."""
-        if any(event.type in PLATFORM_EVENTS for event in events):
+        (issue 13); the state by its game's ``copy_state``, which copies what ``evolve``
+        changes. Otherwise a full copy."""
+        if self.data["state"] is None or any(event.type in PLATFORM_EVENTS for event in events):
             return self.copy()
         data = dict(self.data)
         data["seats"] = [dict(seat) for seat in data["seats"]]
         data["actors"] = list(data.get("actors", ()))
-        data["state"] = pickle.loads(pickle.dumps(data["state"], pickle.HIGHEST_PROTOCOL))
+        data["state"] = self.game.copy_state(data["state"])
         return Projection(data)
 
 

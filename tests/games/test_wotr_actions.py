@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from games.core import Rng
+from games.core import Rejected, Rng
 from games.wotr import GAME
 from games.wotr.data import FACES, FP, SH
-from games.wotr.engine import vp
+from games.wotr.engine import neighbours, vp
 from games.wotr.model import figures_total
+from games.wotr.seats import side_of
 from tests.games.dsl import given_state
 from tests.games.wotr_helpers import FPS, SHS, advance, board, events, move, play
 
@@ -412,3 +413,38 @@ def test_a_fortification_is_not_a_settlement_and_is_never_captured():
     after = play(state, SHS, move("Gap of Rohan", "Fords of Isen"))
     assert "Fords of Isen" not in after["control"]
     assert after["politics"]["rohan"] == {"step": 0, "active": True}  # entered, not captured
+
+
+# --- the legal moves are exactly the moves the rules accept --------------------------------------
+
+@pytest.mark.parametrize(("scenario", "seats"), [("south", 2), ("full", 2), ("full", 3)])
+def test_the_moves_listed_are_exactly_the_moves_decide_accepts(scenario, seats):
+    """Every army to every region next to it, by each Army-moving die the seat has, in the
+    action phases of random games: listed as legal if and only if ``decide`` takes it (the
+    legal list skips the per-region checks for armies all At War, orders.moves_from)."""
+    state = GAME.fold(GAME.setup(seats, GAME.load_options({"scenario": scenario}),
+                                 Rng(f"legal-moves-{scenario}")))
+    checked = 0
+    for step in range(400):
+        if GAME.result(state) is not None:
+            break
+        seat = sorted(GAME.pending(state))[0]
+        legal = GAME.legal_commands(state, seat)
+        if (state["action"] is None and state["battle"] is None and not state.get("order")
+                and legal and legal[0]["type"] != "discard"):
+            faces = set(state["dice"][side_of(state, seat)])
+            for die in sorted(faces & {"army", "muster_army", "will", "character"}):
+                for src in state["armies"]:
+                    for dst in neighbours(state, src):
+                        command = {"type": "move", "die": die, "from": src, "to": dst}
+                        try:
+                            GAME.decide(state, command, seat, Rng("probe"))
+                            accepted = True
+                        except Rejected:
+                            accepted = False
+                        assert accepted == (command in legal), command
+                        checked += 1
+        command = legal[Rng(f"legal-moves-pick-{scenario}", step).below(len(legal))]
+        state = GAME.fold(GAME.decide(state, command, seat, Rng("legal-moves", step)),
+                          GAME.copy_state(state))
+    assert checked > 500

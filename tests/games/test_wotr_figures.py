@@ -5,11 +5,15 @@ Korean seed file 002_…, which wins over wotr.md, then the English)."""
 
 from __future__ import annotations
 
-from games.core import Event
-from games.wotr import GAME
+import pytest
+
+from games.core import Event, Rng
+from games.wotr import GAME, orders
 from games.wotr.data import FP, SH
 from games.wotr.engine import invariant_breaks, vp
+from games.wotr.figures import options
 from games.wotr.model import figures_total, transfer
+from games.wotr.seats import side_of
 from tests.games.dsl import given_state
 from tests.games.wotr_helpers import (
     FPS,
@@ -245,3 +249,29 @@ def test_a_stronghold_stays_the_defenders_when_no_besieger_unit_remains():
     assert after["control"]["Minas Tirith"] == FP
     assert "Minas Tirith" not in after["armies"] and "Minas Tirith" not in after["boxes"]
 
+
+
+@pytest.mark.parametrize("scenario", ["south", "full"])
+def test_the_figure_choices_counted_are_those_the_rules_accept_one_by_one(scenario):
+    """figures.Split.options counts check_split's rules rather than trying every count: over
+    random games, for every move and attack a seat may declare, its choices are exactly the
+    counts whose ``take`` is accepted (figures.options over take), the most first."""
+    state = GAME.fold(GAME.setup(2, GAME.load_options({"scenario": scenario}),
+                                 Rng(f"choices-{scenario}")))
+    compared = 0
+    for step in range(300):
+        if GAME.result(state) is not None:
+            break
+        seat = sorted(GAME.pending(state))[0]
+        legal = GAME.legal_commands(state, seat)
+        for command in legal:
+            if command["type"] not in ("move", "attack", "second_move"):
+                continue
+            split = orders._split(state, side_of(state, seat), {**command,
+                                                                "from_": command["from"]})
+            assert split.options() == options(split.army, split._takes), command
+            compared += 1
+        command = legal[Rng(f"choices-pick-{scenario}", step).below(len(legal))]
+        state = GAME.fold(GAME.decide(state, command, seat, Rng("choices", step)),
+                          GAME.copy_state(state))
+    assert compared > 200

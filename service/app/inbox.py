@@ -100,7 +100,7 @@ class Staged:
     to them)."""
 
     items: list[tuple[str, dict[str, Any]]]
-    pushed: list[bool]
+    hooked: list[bool]
     writes: Outbox
     web_pushed: list[bool]
 
@@ -171,25 +171,25 @@ class Inbox:
         items = list(items)
         if not items:
             return None
-        pushed = [self.webhooks is not None and self.webhooks.pushes(notice)
+        hooked = [self.webhooks is not None and self.webhooks.pushes(notice)
                   for _, notice in items]
         web_pushed = [self.push is not None and self.push.pushes(notice) for _, notice in items]
         streams = tuple((inbox_key(player), "notice", orjson.dumps(notice).decode(), INBOX_LENGTH)
                         for player, notice in items)
         reads: list[str] = []
-        for (player, _), hooked, web in zip(items, pushed, web_pushed, strict=True):
-            if hooked:
+        for (player, _), hook, web in zip(items, hooked, web_pushed, strict=True):
+            if hook:
                 reads.append(self.webhooks.hooks_key(player))
             if web:
                 reads.append(self.push.subscriptions_key(player))
-        return Staged(items, pushed, Outbox(streams, tuple(reads)), web_pushed)
+        return Staged(items, hooked, Outbox(streams, tuple(reads)), web_pushed)
 
     def published(self, staged: Staged, ids: list[str], hashes: Iterable[Any]) -> list[str]:
         """After ``staged``'s writes: its notices to the webhooks and push subscriptions, by
         the HVALS replies ``hashes`` (in ``stage``'s order); the notice ids."""
         replies = iter(hashes)
         for (player, notice), notice_id, hooked, web in zip(
-                staged.items, ids, staged.pushed, staged.web_pushed, strict=True):
+                staged.items, ids, staged.hooked, staged.web_pushed, strict=True):
             hooks = next(replies) if hooked else None
             subscriptions = next(replies) if web else None
             if not notice_id:  # that XADD of an append's outbox failed: nothing to point at

@@ -34,7 +34,7 @@ def play(name: str, seed: str, options: dict[str, Any], pick: str, cap: int,
     """One game to its end (or ``cap`` moves): the moves made and seconds spent per part."""
     game = get_game(name)
     chooser = Rng(seed + ":pick")
-    state = game.fold(game.setup(seats, options, Rng(seed, 0)))
+    state = game.fold(game.setup(seats, game.load_options(options), Rng(seed, 0)))
     spent = dict.fromkeys(PARTS, 0.0)
     clock = time.perf_counter
     moves = 0

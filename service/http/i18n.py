@@ -90,6 +90,13 @@ def localize(text: Any) -> Any:
     return i18n.say(text, current_locale())
 
 
+def localize_lines(lines: list[Any]) -> list[Any]:
+    """Each of ``lines`` in this request's language (the locale looked up once: a view's
+    summary has a line per army)."""
+    locale = current_locale()
+    return [i18n.say(line, locale) for line in lines]
+
+
 def localize_all(value: Any) -> Any:
     """Field errors (marshmallow's nested messages) in this request's language."""
     return i18n.say_all(value, current_locale())

@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 from flask import Response
 
-from service.http.i18n import localize
+from service.http.i18n import localize, localize_lines
 
 _OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
@@ -91,7 +91,7 @@ def view_out(view: Any) -> Any:
     reader's language."""
     if not isinstance(view, dict) or not isinstance(view.get("summary"), list):
         return view
-    return {**view, "summary": [localize(line) for line in view["summary"]]}
+    return {**view, "summary": localize_lines(view["summary"])}
 
 
 def game_out(body: dict[str, Any]) -> dict[str, Any]:

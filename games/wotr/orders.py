@@ -338,16 +338,18 @@ def moves_from(state: State, side: str, src: str, kind: str, die: str | None) ->
     army = less(region, exclude)
     if not army or army_side(army) != side or (die == "character" and leaders(army) == 0):
         return []
-    # The whole army, all of its units' Nations At War (so free to cross any border, §3, and
-    # never exiles that must leave) and nothing to alternate (§16): its most figures go to
-    # any region without an enemy army, and every Leader goes with units (figures.Split).
-    anywhere = (not exclude and not seats.alternates(state, side)
-                and all(at_war(state, n) for n, f in army.items() if f[0] + f[1]))
+    # The whole army with nothing to alternate (§16): where the units of all its Nations may
+    # go (§3: borders, exiles), its most figures may, every Leader going with units
+    # (figures.Split); elsewhere the full checks decide.
+    whole = not exclude and not seats.alternates(state, side)
+    nations = [n for n, f in army.items() if f[0] + f[1]]
     out = []
     enemy = other(side)
     for dst in neighbours(state, src):
-        if field_side(state, dst) == enemy or (not anywhere and not _may(
-                lambda dst=dst: _moving(state, side, src, dst, army, region, die, second))):
+        if field_side(state, dst) == enemy:
+            continue
+        if not (whole and all(may_move(state, n, src, dst) for n in nations)) and not _may(
+                lambda dst=dst: _moving(state, side, src, dst, army, region, die, second)):
             continue
         command = {"type": kind, "from": src, "to": dst}
         if die is not None:

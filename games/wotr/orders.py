@@ -53,14 +53,6 @@ MOVE_FACES = (*ARMY_FACES, "character")
 PROMPT = Prompt((CHOOSE_FIGURES,), "turn", "which figures go?")
 
 
-def _ok(check: Callable[[], Any]) -> bool:
-    try:
-        check()
-    except Rejected:
-        return False
-    return True
-
-
 def _may(split: Callable[[], Split]) -> bool:
     """Whether an order passes the checks ``split`` makes and may take the most figures (as
     ``check_move`` or ``check_attack`` with no ``figures`` would accept it)."""

@@ -46,30 +46,14 @@ def view(game: Game, state: State, viewer: Viewer) -> dict[str, Any]:
         return {}
     seat, side = _seat(state, viewer), _side(state, viewer)
     sees_all = viewer == AUDITOR or state["over"]
-    # The parts shown as they are in the state, copied in one go (the view must not share
-    # what ``evolve`` changes in place).
-    shown = plain_copy({
-        "dice": state["dice"], "action": state["action"], "order": state.get("order"),
-        "armies": state["armies"], "boxes": state["boxes"], "reinforcements": state["reinf"],
-        "eliminated": state["dead"], "control": state["control"], "politics": state["politics"],
-        "exiles": state.get("exiles", {}),
-        "fp_acted": state.get("fp_acted"),  # §16, 3 seats: public
-        "discards": state["discards"], "battle": _battle(state, AUDITOR if sees_all else viewer),
-        **({"hands": state["hands"], "decks": state["decks"]} if sees_all else {}),
-    })
     count = seats.count(state)
     vps = {s: vp(state, s) for s in SIDES}
-    return {
+    out: dict[str, Any] = {
         "summary": summary(state, seat, vps),
         "viewer": viewer, "side": side, "scenario": state["scenario"],
         "regions": list(state["regions"]), "round": state["round"],
         "max_rounds": state["max_rounds"], "vp_to_win": dict(state["vp"]),
         "vp": vps, "turn": state["turn"],
-        "dice": shown["dice"], "action": shown["action"], "order": shown["order"],
-        "armies": shown["armies"], "boxes": shown["boxes"],
-        "reinforcements": shown["reinforcements"], "eliminated": shown["eliminated"],
-        "control": shown["control"], "politics": shown["politics"], "exiles": shown["exiles"],
-        "fp_acted": shown["fp_acted"],
         "hand": list(seats.hand_of(state, seat)) if seat is not None else None,
         "hand_counts": {key: len(hand) for key, hand in state["hands"].items()},
         "seats": count,
@@ -81,14 +65,22 @@ def view(game: Game, state: State, viewer: Viewer) -> dict[str, Any]:
         "nations": list(seats.nations_of(state, seat)) if seat is not None else None,
         "acting": {s: seats.acting(state, s) for s in SIDES},
         "deck_counts": {s: len(state["decks"][s]) for s in SIDES},
-        "discards": shown["discards"],
-        "battle": shown["battle"],
         "pending": {str(s): p.to_dict() for s, p in game.pending(state).items()},
         "over": state["over"], "winner": state["winner"], "reason": state["reason"],
         "outcome": outcome(state),
-        **({"hands": shown["hands"], "decks": shown["decks"]} if sees_all else {}),
     }
-
+    # The parts shown as they are in the state, copied in one go (the view must not share
+    # what ``evolve`` changes in place).
+    out.update(plain_copy({
+        "dice": state["dice"], "action": state["action"], "order": state.get("order"),
+        "armies": state["armies"], "boxes": state["boxes"], "reinforcements": state["reinf"],
+        "eliminated": state["dead"], "control": state["control"], "politics": state["politics"],
+        "exiles": state.get("exiles", {}),
+        "fp_acted": state.get("fp_acted"),  # §16, 3 seats: public
+        "discards": state["discards"], "battle": _battle(state, AUDITOR if sees_all else viewer),
+        **({"hands": state["hands"], "decks": state["decks"]} if sees_all else {}),
+    }))
+    return out
 
 def outcome(state: State) -> str | None:
     """How the game ended, in words (issue 24 point 8): a military victory by VP, or the Ring's
@@ -112,7 +104,12 @@ def outcome(state: State) -> str | None:
 
 
 def _figures(army: dict[str, list[int]]) -> str:
-    return " ".join([f"{n} {f[0]}/{f[1]}/{f[2]}" for n, f in sorted(army.items())])
+    return _listed(_key(army))
+
+
+def _listed(key: tuple[Any, ...] | None) -> str:
+    """Figures as ``_key`` lists them, Nation by Nation (Regulars/Elites/Leaders)."""
+    return " ".join([f"{n} {r}/{e}/{lead}" for n, r, e, lead in key or ()])
 
 
 def summary(state: State, seat: int | None, vps: dict[str, int] | None = None) -> list[str]:
@@ -156,12 +153,10 @@ def _key(army: dict[str, list[int]] | None) -> tuple[Any, ...] | None:
 def _army_line(region: str, army: tuple[Any, ...], box: tuple[Any, ...] | None) -> Text:
     """One army's summary line; armies mostly stand still, so each line is made once (a Text
     is immutable)."""
-    figures = " ".join([f"{n} {r}/{e}/{lead}" for n, r, e, lead in army])
     if box:
         return Text("{region}: {figures} [besieged: {garrison}]", region=region,
-                    figures=figures, garrison=" ".join([f"{n} {r}/{e}/{lead}"
-                                                        for n, r, e, lead in box]))
-    return Text("{region}: {figures}", region=region, figures=figures)
+                    figures=_listed(army), garrison=_listed(box))
+    return Text("{region}: {figures}", region=region, figures=_listed(army))
 
 
 def secrets(state: State, viewer: Viewer) -> set[str]:

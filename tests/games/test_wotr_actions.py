@@ -12,7 +12,16 @@ from games.wotr.engine import neighbours, vp
 from games.wotr.model import figures_total
 from games.wotr.seats import side_of
 from tests.games.dsl import given_state
-from tests.games.wotr_helpers import FPS, SHS, advance, board, events, move, play
+from tests.games.wotr_helpers import (
+    FPS,
+    SHS,
+    advance,
+    board,
+    events,
+    move,
+    play,
+    random_play,
+)
 
 
 class Faces(Rng):
@@ -422,14 +431,8 @@ def test_the_moves_listed_are_exactly_the_moves_decide_accepts(scenario, seats):
     """Every army to every region next to it, by each Army-moving die the seat has, in the
     action phases of random games: listed as legal if and only if ``decide`` takes it (the
     legal list skips the per-region checks for armies all At War, orders.moves_from)."""
-    state = GAME.fold(GAME.setup(seats, GAME.load_options({"scenario": scenario}),
-                                 Rng(f"legal-moves-{scenario}")))
     checked = 0
-    for step in range(400):
-        if GAME.result(state) is not None:
-            break
-        seat = sorted(GAME.pending(state))[0]
-        legal = GAME.legal_commands(state, seat)
+    for state, seat, legal in random_play(scenario, seats, "legal-moves", 400):
         if (state["action"] is None and state["battle"] is None and not state.get("order")
                 and legal and legal[0]["type"] != "discard"):
             faces = set(state["dice"][side_of(state, seat)])
@@ -444,7 +447,4 @@ def test_the_moves_listed_are_exactly_the_moves_decide_accepts(scenario, seats):
                             accepted = False
                         assert accepted == (command in legal), command
                         checked += 1
-        command = legal[Rng(f"legal-moves-pick-{scenario}", step).below(len(legal))]
-        state = GAME.fold(GAME.decide(state, command, seat, Rng("legal-moves", step)),
-                          GAME.copy_state(state))
     assert checked > 500

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.core import Event, Rng
+from games.core import Event
 from games.wotr import GAME, orders
 from games.wotr.data import FP, SH
 from games.wotr.engine import invariant_breaks, vp
@@ -27,6 +27,7 @@ from tests.games.wotr_helpers import (
     move,
     no_cards,
     play,
+    random_play,
 )
 
 PLAIN = {"Dead Marshes": {"gondor": [2, 0, 0]}, "North Ithilien": {"sauron": [4, 0, 1]}}
@@ -256,14 +257,8 @@ def test_the_figure_choices_counted_are_those_the_rules_accept_one_by_one(scenar
     """figures.Split.options counts check_split's rules rather than trying every count: over
     random games, for every move and attack a seat may declare, its choices are exactly the
     counts whose ``take`` is accepted (figures.options over take), the most first."""
-    state = GAME.fold(GAME.setup(2, GAME.load_options({"scenario": scenario}),
-                                 Rng(f"choices-{scenario}")))
     compared = 0
-    for step in range(300):
-        if GAME.result(state) is not None:
-            break
-        seat = sorted(GAME.pending(state))[0]
-        legal = GAME.legal_commands(state, seat)
+    for state, seat, legal in random_play(scenario, 2, "choices", 300):
         for command in legal:
             if command["type"] not in ("move", "attack", "second_move"):
                 continue
@@ -271,7 +266,4 @@ def test_the_figure_choices_counted_are_those_the_rules_accept_one_by_one(scenar
                                                                 "from_": command["from"]})
             assert split.options() == options(split.army, split._takes), command
             compared += 1
-        command = legal[Rng(f"choices-pick-{scenario}", step).below(len(legal))]
-        state = GAME.fold(GAME.decide(state, command, seat, Rng("choices", step)),
-                          GAME.copy_state(state))
     assert compared > 200

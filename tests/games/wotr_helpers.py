@@ -4,6 +4,7 @@ political positions, scripted dice, and a helper that plays a command and return
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 from typing import Any
 
 from games.core import Command, Event, Rng, State
@@ -105,3 +106,21 @@ def no_cards(state: State, rng: Rng) -> State:
     first, second = (SHS, FPS) if b["attacker"] == SH else (FPS, SHS)
     state = play(state, first, NO_CARD)
     return play(state, second, NO_CARD, rng)
+
+
+def random_play(scenario: str, seats: int, name: str,
+                steps: int) -> Iterator[tuple[State, int, list[Command]]]:
+    """A seeded random game of ``scenario`` with ``seats`` seats: before each of its first
+    ``steps`` commands, the state, the first pending seat and its legal commands (then one of
+    them at random is played); stops when the game is over."""
+    state = GAME.fold(GAME.setup(seats, GAME.load_options({"scenario": scenario}),
+                                 Rng(f"{name}-{scenario}")))
+    for step in range(steps):
+        if GAME.result(state) is not None:
+            return
+        seat = sorted(GAME.pending(state))[0]
+        legal = GAME.legal_commands(state, seat)
+        yield state, seat, legal
+        command = legal[Rng(f"{name}-pick-{scenario}", step).below(len(legal))]
+        state = GAME.fold(GAME.decide(state, command, seat, Rng(name, step)),
+                          GAME.copy_state(state))

@@ -169,6 +169,7 @@ class Table:
     acked: dict[int, tuple[int, float]] = field(default_factory=dict)  # version -> (seat, t)
     moves: int = 0  # in the measured window
     made: int = 0  # ever
+    pushed: bool = False  # a stream has delivered a move (of any of its games): ever
     busy: bool = False  # a seat's move may be in flight
     task: asyncio.Task | None = None  # its play(), once a run included it
 
@@ -247,6 +248,7 @@ class Client:
                         del table.acked[v]
                         if self.window.measuring:
                             self.window.pushes.append(now - acked_at)
+                table.pushed = True
                 if seat.picture is None or picture["version"] >= seat.picture["version"]:
                     seat.picture = picture
                     seat.changed.set()
@@ -353,12 +355,14 @@ class Client:
         self.gate.set()
         warm_started = time.perf_counter()
         await asyncio.sleep(warmup)
-        # Steady state: every table has a game and has made a move (the first run of a level
-        # creates its games and opens their streams here, unmeasured), unless that takes long.
+        # Steady state: every table has a game, has made a move and has heard one on a stream
+        # (the first run of a level creates its games and opens their streams here, unmeasured:
+        # warm_s says how long that took), unless that takes long.
         deadline = time.monotonic() + WARM_TIMEOUT
-        while any(not t.made for t in tables) and time.monotonic() < deadline:
+        while any(not (t.made and t.pushed) for t in tables) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
         warm_s = time.perf_counter() - warm_started
+        unwarmed = sum(not (t.made and t.pushed) for t in tables)
         for table in tables:
             table.moves = 0
         cpu_before, client_before = group_cpu(self.groups), own_cpu()
@@ -376,7 +380,7 @@ class Client:
         return {"games": count, "moves": window.moves, "seconds": elapsed,
                 "moves_per_s": window.moves / elapsed, "errors": window.errors,
                 "error_kinds": window.kinds, "warm_s": warm_s,
-                "unwarmed": sum(not t.made for t in tables),
+                "unwarmed": unwarmed,
                 "p50_ms": _pct(latencies, 0.50) * 1000, "p99_ms": _pct(latencies, 0.99) * 1000,
                 "push_p50_ms": _pct(pushes, 0.50) * 1000, "push_p99_ms": _pct(pushes, 0.99) * 1000,
                 "pushes": len(pushes), "slowest_game_moves": min(t.moves for t in tables),

@@ -132,13 +132,15 @@ def report(levels: list[dict[str, Any]]) -> None:
         if r["error_kinds"]:
             print(f"    errors: {r['error_kinds']}")
         if r["unwarmed"]:
-            print(f"    {r['unwarmed']} games had made no move after {r['warm_s']:.0f} s of "
-                  "warm-up: this level's figures are not a steady state")
+            print(f"    {r['unwarmed']} games had not both moved and heard a move on a stream "
+                  f"after {r['warm_s']:.0f} s of warm-up: this level's figures are not a "
+                  "steady state")
     print("  (latencies in ms; slowest: the fewest moves any one game made in a window; done: "
           "games finished and replaced by new ones)")
-    print("  (each level's first round starts its new games and streams in its warm-up, "
-          f"longest {max((r['warm_s'] for r in levels), default=0):.0f} s; they stay open, "
-          "paused, between windows)")
+    starts = ", ".join(f"{r['game']} {r['games']}: {r['warm_s']:.1f} s" for r in levels)
+    print("  (each level's first round starts its new games and opens their streams in its "
+          "warm-up, which ends once every game has moved and heard a move on a stream; the "
+          f"longest warm-up: {starts}; they stay open, paused, between windows)")
 
 
 def main(print_json: bool = "--json" in sys.argv) -> list[dict[str, Any]]:

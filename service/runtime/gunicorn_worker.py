@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import select
 import socket
+import struct
 import types
 from typing import Any
 
@@ -127,21 +128,48 @@ def _quick_readiness_checks() -> None:
 
 ACCEPT_PAUSE = 0.0002  # s a worker leaves new connections to its siblings, per open connection
 ACCEPT_PAUSE_MAX = 0.002  # s: however busy, a worker takes a new connection every 2 ms
+# struct tcp_info (linux/tcp.h): for a listening socket, tcpi_unacked is the accept queue's
+# length (sk_ack_backlog); it follows 8 one-byte fields and four u32s.
+_TCP_INFO_QUEUED = struct.Struct("=I")
+_TCP_INFO_QUEUED_AT = 8 + 4 * 4
+
+
+def waiting_connections(listener: Any) -> int:
+    """Connections the kernel holds for ``listener``, not yet accepted (0 when it cannot
+    tell: not TCP, not Linux)."""
+    try:
+        info = listener.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 104)
+    except (OSError, AttributeError):
+        return 0
+    if len(info) < _TCP_INFO_QUEUED_AT + 4:
+        return 0
+    return _TCP_INFO_QUEUED.unpack_from(info, _TCP_INFO_QUEUED_AT)[0]
 
 
 class SharingStreamServer(StreamServer):
-    """gevent's server, but a worker that has just accepted a connection while it already
-    serves others stops accepting for a moment (ACCEPT_PAUSE per open connection, at most
-    ACCEPT_PAUSE_MAX), so the other workers, woken by the same connection, take the next ones.
+    """gevent's server, but a worker takes its share of the connections waiting to be
+    accepted, and one that has just accepted while it already serves others stops accepting
+    for a moment (ACCEPT_PAUSE per open connection, at most ACCEPT_PAUSE_MAX), so the other
+    workers, woken by the same connections, take the next ones.
 
     Every worker waits on the one listening socket, and the first to run takes each new
     connection: 16 clients connecting at once were split 1/15 or 16/0 between two workers in
     most tries, and kept-alive connections stay where they landed, so one worker (one core)
     served them all while the other idled. The pause grows with the worker's own load, so the
-    least busy worker is the first back (issue 13)."""
+    least busy worker is the first back (issue 13).
+
+    gunicorn has each worker accept one connection per wake (``max_accept = 1``), and a busy
+    worker wakes once per turn of its event loop, after every request that was ready has run
+    its course: with 128 games playing, 256 streams opening at once waited up to 5 s for
+    their turn, while a move took 60 ms. So a wake takes a share of the queue instead: a
+    ``1 / (2 x workers)`` part of it, at least one, which a sibling waking next shares in turn
+    (issue 29 item 3)."""
+
+    workers = 1  # the API processes sharing the listening socket (set by the worker)
 
     def _do_read(self) -> None:
         before = len(self.pool) if self.pool is not None else 0
+        self.max_accept = max(1, waiting_connections(self.socket) // (2 * self.workers))
         super()._do_read()
         if self.pool is None or self._watcher is None:
             return  # full, failing or closed: gevent's own waits apply
@@ -164,5 +192,6 @@ class ProblemGeventWorker(GeventWorker):
         util.write_error = write_problem
         wsgi.Response = OneWriteResponse
         if self.cfg.workers > 1:  # GeventWorker.run builds its server from this name
+            SharingStreamServer.workers = self.cfg.workers
             ggevent.StreamServer = SharingStreamServer
         super().init_process()

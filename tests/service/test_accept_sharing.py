@@ -5,13 +5,16 @@ they stayed there: one core served them while the other idled)."""
 
 from __future__ import annotations
 
+import socket
+import time
+
 import gevent
 import pytest
 from gevent import socket as gevent_socket
 from gevent.pool import Pool
 
 from service.runtime import gunicorn_worker
-from service.runtime.gunicorn_worker import SharingStreamServer
+from service.runtime.gunicorn_worker import SharingStreamServer, waiting_connections
 
 
 @pytest.fixture
@@ -21,9 +24,9 @@ def long_pause(monkeypatch):
     monkeypatch.setattr(gunicorn_worker, "ACCEPT_PAUSE_MAX", 0.5)
 
 
-def _accepted_over_time(server_class: type) -> list[int]:
-    """Three clients connect at once to a server whose connections stay open: how many it
-    has accepted 0.15 s and 0.9 s later."""
+def _accepted_over_time(server_class: type, clients: int = 3) -> list[int]:
+    """``clients`` connect at once to a server whose connections stay open: how many it has
+    accepted 0.15 s and 0.9 s later."""
     listener = gevent_socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(16)
@@ -35,8 +38,8 @@ def _accepted_over_time(server_class: type) -> list[int]:
 
     server = server_class(listener, handle=keep_open, spawn=Pool(100))
     server.max_accept = 1  # as gunicorn sets it with more than one worker
+    clients = [gevent_socket.create_connection(listener.getsockname()) for _ in range(clients)]
     server.start()
-    clients = [gevent_socket.create_connection(listener.getsockname()) for _ in range(3)]
     try:
         gevent.sleep(0.15)
         early = len(accepted)
@@ -57,3 +60,29 @@ def test_a_worker_serving_a_connection_pauses_before_taking_another(long_pause):
 def test_gevents_own_server_takes_every_waiting_connection_at_once(long_pause):
     # What the pause changes: one worker would take all three.
     assert _accepted_over_time(gunicorn_worker.StreamServer) == [3, 3]
+
+
+def test_a_wake_takes_a_share_of_the_connections_waiting_not_just_one(long_pause):
+    # Eight waiting, one worker: the first wake takes half of them (8 // 2), then pauses; the
+    # next takes half of the four left. Taking one a wake, a busy worker (one wake per turn of
+    # its event loop) left 256 new streams waiting up to 5 s behind 128 games' moves.
+    assert _accepted_over_time(SharingStreamServer, clients=8) == [4, 6]
+
+
+def test_the_kernel_tells_how_many_connections_wait_to_be_accepted():
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    clients = [socket.create_connection(listener.getsockname()) for _ in range(3)]
+    try:
+        deadline = time.monotonic() + 5
+        while waiting_connections(listener) < 3 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert waiting_connections(listener) == 3
+        listener.accept()[0].close()
+        assert waiting_connections(listener) == 2
+    finally:
+        for client in clients:
+            client.close()
+        listener.close()
+    assert waiting_connections(socket.socket(socket.AF_UNIX)) == 0  # cannot tell: none

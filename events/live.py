@@ -89,6 +89,7 @@ class LiveChannels:
         self._lock = threading.Lock()
         self._channels: dict[str, _Channel] = {}
         self._pubsub: Any = None
+        self._starting = False  # a connection is being opened (without the lock held)
 
     def wait(self, channel: str, after: int, block_ms: int,
              read: Callable[[int], list[StoredEvent]]) -> list[StoredEvent]:
@@ -154,33 +155,67 @@ class LiveChannels:
         return [e for e in heard if e.version > after], False
 
     def _join(self, channel: str) -> _Channel:
-        """``channel``'s entry, subscribed to (or about to be) and counted as waited on."""
+        """``channel``'s entry, subscribed to (or about to be) and counted as waited on. The
+        connection is opened without the lock held: a Redis slow to answer would otherwise
+        stop every wait and every message of the process for up to its connect timeout."""
+        start = False
         with self._lock:
             entry = self._channels.get(channel)
             if entry is None:
                 entry = self._channels[channel] = _Channel()
-                try:
-                    if self._pubsub is None:
-                        self._start([channel])
-                    else:
+                if self._pubsub is not None:
+                    try:
                         self._pubsub.subscribe(channel)
-                except Exception:
-                    del self._channels[channel]
-                    raise
+                    except Exception:
+                        del self._channels[channel]
+                        raise
+                elif not self._starting:  # else the start under way subscribes it too
+                    self._starting = start = True
             entry.waiters += 1
-            return entry
+        if start:
+            self._start()
+        return entry
 
-    def _start(self, channels: list[str]) -> None:
-        """Open a pub/sub connection on ``channels`` and its listener (lock held)."""
+    def _start(self) -> None:
+        """Open a pub/sub connection on every channel and start its listener (lock not held;
+        the caller set ``_starting``). When that fails, every waiter gets the error (a stream
+        then ends, and its client reconnects) and so does the caller."""
         pubsub = self.client.pubsub(ignore_subscribe_messages=False)
+        with self._lock:
+            first = list(self._channels)
         try:
-            pubsub.subscribe(*channels)
-        except Exception:
+            pubsub.subscribe(*first)
+        except Exception as exc:
             pubsub.close()
+            with self._lock:
+                self._starting = False
+                entries = list(self._channels.values())
+                self._channels = {}
+                for entry in entries:
+                    entry.error = exc
+                    entry.joined.set()
+            self._wake(entries)
             raise
-        self._pubsub = pubsub
+        with self._lock:
+            late = [name for name in self._channels if name not in first]
+            try:
+                if late:  # joined while the connection was being opened
+                    pubsub.subscribe(*late)
+            except Exception as exc:  # the listener's first read fails too, and reconnects
+                log.debug("live channels: subscribing %d more failed: %s", len(late), exc)
+            self._pubsub = pubsub
+            self._starting = False
         threading.Thread(target=self._listen, args=(pubsub,), name="live channels",
                          daemon=True).start()
+
+    def _wake(self, entries: list[_Channel]) -> None:
+        """Wake every waiter of ``entries`` (to look at their error or epoch)."""
+        with self._lock:
+            wake = [entry.changed for entry in entries]
+            for entry in entries:
+                entry.changed = threading.Event()
+        for changed in wake:
+            changed.set()
 
     def _listen(self, pubsub: Any) -> None:
         try:
@@ -245,19 +280,15 @@ class LiveChannels:
             for entry in entries:
                 entry.joined.clear()
                 entry.epoch += 1
-            try:
-                if self._channels and self._pubsub is None:
-                    self._start(list(self._channels))
-            except Exception as again:
-                # Worth a warning only while someone waits (not when a server shuts down).
-                level = logging.WARNING if any(e.waiters for e in entries) else logging.DEBUG
-                log.log(level, "live channels: Redis unreachable: %s", again)
-                self._channels = {}
-                for entry in entries:
-                    entry.error = again
-                    entry.joined.set()
-            wake = [entry.changed for entry in entries]
-            for entry in entries:
-                entry.changed = threading.Event()
-        for changed in wake:
-            changed.set()
+            start = bool(self._channels) and self._pubsub is None and not self._starting
+            if start:
+                self._starting = True
+        self._wake(entries)
+        if not start:
+            return
+        try:
+            self._start()
+        except Exception as again:
+            # Worth a warning only while someone waits (not when a server shuts down).
+            level = logging.WARNING if any(e.waiters for e in entries) else logging.DEBUG
+            log.log(level, "live channels: Redis unreachable: %s", again)

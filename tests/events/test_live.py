@@ -10,7 +10,7 @@ import time
 import pytest
 
 from events import live
-from events.redis_store import RedisEventStore
+from events.redis_store import RedisEventStore, _key
 from events.store import NewEvent
 
 pytestmark = pytest.mark.standalone_redis("a cluster's followers XREAD: no publish there")
@@ -111,3 +111,54 @@ def test_a_follower_of_an_unreachable_redis_gets_the_error(game):
     gone = RedisEventStore(connect("redis://127.0.0.1:1/0"))
     with pytest.raises(redis.ConnectionError):
         gone.wait(game, 1, 100)
+
+
+def test_a_follower_is_not_held_up_while_another_opens_the_connection(redis_client, game,
+                                                                      store):
+    # The first wait opens the pub/sub connection; until Redis answers its SUBSCRIBE, another
+    # game's follower still joins (it used to wait on the lock for the connect timeout), and
+    # both are then subscribed on the one connection.
+    other = f"{game}-other"
+    store.create(other, {"type": "tally", "status": "running"}, secret="seed")
+    follower = RedisEventStore(redis_client)
+    channels = follower.live_channels()
+    opening, release, joined = threading.Event(), threading.Event(), threading.Event()
+    make_pubsub = channels.client.pubsub
+
+    def slow_pubsub(**options):
+        pubsub = make_pubsub(**options)
+        subscribe = pubsub.subscribe
+
+        def slow_subscribe(*names):
+            opening.set()
+            release.wait(BOUND / 1000)
+            return subscribe(*names)
+
+        pubsub.subscribe = slow_subscribe
+        channels.client.pubsub = make_pubsub  # only the first connection is slow
+        return pubsub
+
+    channels.client.pubsub = slow_pubsub
+    first: list = []
+    opener = threading.Thread(target=lambda: first.extend(follower.wait(game, 0, BOUND)))
+    opener.start()
+    assert opening.wait(BOUND / 1000)
+
+    def join_other() -> None:
+        entry = channels._join(_key(other, "live"))
+        joined.set()
+        with channels._lock:
+            entry.waiters -= 1
+
+    joiner = threading.Thread(target=join_other)
+    joiner.start()
+    try:
+        assert joined.wait(2), "a join waited for another's connection to open"
+    finally:
+        release.set()
+        opener.join(BOUND / 1000)
+        joiner.join(BOUND / 1000)
+    assert [e.version for e in first] == [1]
+    appender = _append_soon(RedisEventStore(redis_client), other, 0, "heard", delay=0.1)
+    assert [e.type for e in follower.wait(other, 0, BOUND)] == ["heard"]
+    appender.join()

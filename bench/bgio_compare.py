@@ -61,14 +61,45 @@ def bgio_server(storage: str, temp: str) -> Iterator[tuple[subprocess.Popen, str
         yield process, base.removesuffix("/v1")
 
 
+class BgioServer:
+    """A boardgame.io server for the windows, started again when it died: FlatFile
+    (node-persist) can read a match file while it is being written and then exits with "does
+    not look like a valid storage file" (seen at 128 games). A window it died in counts as a
+    crash, with the moves its client saw; the next window gets a new server."""
+
+    def __init__(self, storage: str, temp: str):
+        self.storage, self.temp = storage, temp
+        self.stack = contextlib.ExitStack()
+        self.process, self.base = self._start()
+
+    def _start(self) -> tuple[subprocess.Popen, str]:
+        return self.stack.enter_context(bgio_server(self.storage, self.temp))
+
+    def window(self, games: int) -> dict[str, Any]:
+        if self.process.poll() is not None:
+            self.stack.close()
+            self.stack = contextlib.ExitStack()
+            self.process, self.base = self._start()
+        result = bgio_window(self.process, self.base, games)
+        if self.process.poll() is not None:
+            result["crashed"] = True
+        return result
+
+    def close(self) -> None:
+        self.stack.close()
+
+
 def bgio_window(process: subprocess.Popen, base: str, games: int) -> dict[str, Any]:
-    """One window of bench/bgio/client.js, the server's CPU read when it opens and closes."""
+    """One window of bench/bgio/client.js, the server's CPU read when it opens and closes (a
+    window whose client failed, its server gone: no move)."""
     client = subprocess.Popen(["node", str(BGIO / "client.js"), base, str(games), str(WARMUP),
                                str(SECONDS)], stdout=subprocess.PIPE, text=True, cwd=BGIO)
     assert client.stdout
     try:
         if client.stdout.readline().strip() != "measuring":
-            raise SystemExit(f"bench/bgio/client.js failed ({client.wait()})")
+            if process.poll() is None:
+                raise SystemExit(f"bench/bgio/client.js failed ({client.wait()})")
+            return _no_window(games)
         before = cpu_seconds([process.pid])
         line = client.stdout.readline()
         after = cpu_seconds([process.pid])
@@ -76,9 +107,20 @@ def bgio_window(process: subprocess.Popen, base: str, games: int) -> dict[str, A
     finally:
         if client.poll() is None:
             client.kill()
+    if not line:
+        if process.poll() is None:
+            raise SystemExit(f"bench/bgio/client.js failed ({client.wait()})")
+        return _no_window(games)
     result = json.loads(line)
     result["server_cpu_s"] = after - before
     return result
+
+
+def _no_window(games: int) -> dict[str, Any]:
+    return {"games": games, "moves": 0, "seconds": SECONDS, "moves_per_s": 0.0, "errors": 1,
+            "p50_ms": None, "p99_ms": None, "push_p50_ms": None, "push_p99_ms": None,
+            "slowest_game_moves": 0, "server_cpu_s": 0.0, "client_cpu_s": 0.0,
+            "crashed": True}
 
 
 def cpu_ms(run: dict[str, Any], key: str) -> float:
@@ -103,16 +145,15 @@ def main() -> None:
         with bare(redis_server.url, temp) as (bare_process, bare_base), \
                 tablestream(redis_server.url, os.path.join(temp, "data"), 1) as (
                     ts_process, ts_base), \
-                bgio_server("memory", temp) as (memory, memory_base), \
-                bgio_server("flatfile", temp) as (flatfile, flatfile_base):
+                contextlib.closing(BgioServer("memory", temp)) as memory, \
+                contextlib.closing(BgioServer("flatfile", temp)) as flatfile:
             bare_gen = LoadGen(bare_base, "bare", bare_process,
                                bare_argv(bare_base, [bare_process.pid, *redis_pids]))
             groups = [("api", ts_process.pid), *(("redis", p) for p in redis_pids)]
             real = LoadGen(ts_base, "loot", ts_process, client_argv(ts_base, "loot", groups))
             windows = {"bare": lambda n: bare_gen.ask("run", n, WARMUP, SECONDS),
                        "tablestream": lambda n: real.ask("run", n, WARMUP, SECONDS),
-                       "bgio-memory": lambda n: bgio_window(memory, memory_base, n),
-                       "bgio-flatfile": lambda n: bgio_window(flatfile, flatfile_base, n)}
+                       "bgio-memory": memory.window, "bgio-flatfile": flatfile.window}
             try:
                 bare_gen.ask("setup", max(LEVELS))
                 real.ask("setup", max(LEVELS))
@@ -152,6 +193,13 @@ def main() -> None:
                   f"{sum(r['errors'] for r in rs):>5}"
                   f"{statistics.median(cpu_ms(r, 'server_cpu_s') for r in rs):>8.2f}"
                   f"{statistics.median(cpu_ms(r, 'client_cpu_s') for r in rs):>8.2f}")
+    crashed = {name: [games for games, runs in table for r in runs[name] if r.get("crashed")]
+               for name in NAMES}
+    for name, levels in crashed.items():
+        if levels:
+            print(f"  {name}: its server died in {len(levels)} window(s) (at "
+                  f"{', '.join(map(str, levels))} games): counted with the moves seen, and "
+                  "started again for the next window")
     print()
     print("Tablestream Loot / boardgame.io, moves/s (median of the round ratios, min-max):")
     for games, runs in table:

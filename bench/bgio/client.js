@@ -65,7 +65,9 @@ function table() {
         if (!w.stopping && state.ctx.currentPlayer === String(i) && !seat.sentAt) {
           seat.sentAt = now();
           seat.sentFor = state._stateID;
-          setImmediate(() => client.moves.add()); // not from inside the store's own dispatch
+          // Not from inside the store's own dispatch; and not once the game's clients were
+          // stopped in between (its end seen by the other seat): their socket is gone.
+          setImmediate(() => { if (!client.benchStopped) client.moves.add(); });
         }
       });
       client.start();
@@ -84,6 +86,7 @@ function table() {
 
 // A client whose socket never opened (or was stopped) throws on stop(): nothing to close.
 function stop(client) {
+  client.benchStopped = true;
   try { client.stop(); } catch (error) { /* already closed */ }
 }
 

@@ -172,12 +172,10 @@ class StreamSlots:
         """One slot for a stream of ``player_id`` (None: without a token, from ``address``);
         RateLimited (429) when the caller or this process has none left."""
         anonymous = player_id is None
-        key = f"streams:address:{address}" if anonymous else f"streams:player:{player_id}"
+        key = _slots_key(player_id, address)
         limit = self.per_address if anonymous else self.per_player
-        who = "from one address without a token" if anonymous else "per player"
-        full = f"At most {limit} live streams {who}; close one first."
         if self._refused.get(key, 0.0) > self.clock():
-            raise _too_many_streams(full)  # refused a moment ago: no need to ask Redis again
+            raise self._caller_full(anonymous)  # refused a moment ago: no need to ask Redis
         self._take_local(anonymous)
         member = uuid.uuid4().hex
         try:
@@ -186,11 +184,35 @@ class StreamSlots:
                 if self._lease(keys=[key], args=[repr(now), limit, repr(now + self.lease),
                                                   member]) is not None:
                     self._remember_refusal(key)
-                    raise _too_many_streams(full)
+                    raise self._caller_full(anonymous)
         except BaseException:
             self._give_back_local(anonymous)
             raise
         return StreamSlot(self, key if limit > 0 else None, member, anonymous)
+
+    def tokenless_refusal(self, address: str) -> RateLimited | None:
+        """The 429 a stream without a token from ``address`` gets now, when this process can
+        tell without Redis (the address was refused a moment ago, or the process's streams
+        without a token are all taken); None when only ``take`` can tell. Lock-free: a
+        reading a moment stale refuses what a ``take`` would have refused a moment ago."""
+        if self._refused.get(_slots_key(None, address), 0.0) > self.clock():
+            return self._caller_full(anonymous=True)
+        return self._process_full(anonymous=True)
+
+    def _caller_full(self, anonymous: bool) -> RateLimited:
+        limit = self.per_address if anonymous else self.per_player
+        who = "from one address without a token" if anonymous else "per player"
+        return _too_many_streams(f"At most {limit} live streams {who}; close one first.")
+
+    def _process_full(self, anonymous: bool) -> RateLimited | None:
+        if 0 < self.per_process <= self.open:
+            return _too_many_streams("This server holds all the live streams it can; "
+                                     "try again later.")
+        if anonymous and 0 < self.anonymous_per_process <= self.anonymous:
+            return _too_many_streams("This server's streams without a token are all taken "
+                                     "(the rest are kept for signed-in players); sign in "
+                                     "or try again later.")
+        return None
 
     def _remember_refusal(self, key: str) -> None:
         """A caller refused stays refused here for REFUSAL_MEMORY seconds without a Redis
@@ -202,13 +224,9 @@ class StreamSlots:
 
     def _take_local(self, anonymous: bool) -> None:
         with self._lock:
-            if 0 < self.per_process <= self.open:
-                raise _too_many_streams("This server holds all the live streams it can; "
-                                        "try again later.")
-            if anonymous and 0 < self.anonymous_per_process <= self.anonymous:
-                raise _too_many_streams("This server's streams without a token are all taken "
-                                        "(the rest are kept for signed-in players); sign in "
-                                        "or try again later.")
+            refusal = self._process_full(anonymous)
+            if refusal is not None:
+                raise refusal
             self.open += 1
             self.anonymous += anonymous
 
@@ -288,6 +306,10 @@ class HeldStream:
                 close()
         finally:
             self.slot.release()
+
+
+def _slots_key(player_id: str | None, address: str) -> str:
+    return f"streams:player:{player_id}" if player_id else f"streams:address:{address}"
 
 
 def _too_many_streams(detail: str) -> RateLimited:

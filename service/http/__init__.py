@@ -44,6 +44,7 @@ from service.http.context import (
     release_stream_slot,
     take_stream_slot,
 )
+from service.http.early_refusal import EarlyRefusal
 from service.http.errors import ProblemApi, limit_body
 from service.runtime.config import Config
 from service.runtime.fanout import Fanout
@@ -131,6 +132,9 @@ def create_app(config: Config | None = None, followups: Any = None,
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config.trusted_proxies)  # type: ignore[method-assign]
+    else:  # the connection's address is the caller's: the web worker may refuse it early
+        app.extensions["tablestream.early_refusal"] = EarlyRefusal(
+            app, app.extensions["tablestream"].streams)
     app.before_request(refuse_token_in_url)
     app.before_request(take_stream_slot)
     app.teardown_request(release_stream_slot)

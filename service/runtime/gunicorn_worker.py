@@ -1,5 +1,7 @@
 """gunicorn's gevent worker, but what gunicorn answers itself is problem+json too, an answer
-whose body is known whole leaves in one write, and a stream's chunk leaves in one plain send.
+whose body is known whole leaves in one write, a stream's chunk leaves in one plain send, and a
+new connection whose first bytes the app already refuses (service.http.early_refusal) is
+answered from them, before gunicorn parses anything.
 
 gunicorn refuses some requests before the app sees them: a request line over
 ``limit_request_line`` (414), a header over ``limit_request_field_size`` or too many headers
@@ -9,11 +11,13 @@ writes them as the same problem+json every other error is (`tablestream serve` u
 
 from __future__ import annotations
 
+import contextlib
 import json
 import select
 import socket
 import struct
 import types
+from collections.abc import Callable
 from typing import Any
 
 from gevent import socket as gevent_socket
@@ -132,6 +136,8 @@ ACCEPT_PAUSE_MAX = 0.002  # s: however busy, a worker takes a new connection eve
 # length (sk_ack_backlog); it follows 8 one-byte fields and four u32s.
 _TCP_INFO_QUEUED = struct.Struct("=I")
 _TCP_INFO_QUEUED_AT = 8 + 4 * 4
+EARLY_PEEK_BYTES = 8192  # the first bytes of a new connection an early answer looks at
+EARLY_WAIT = 0.5  # s a new connection that sent nothing yet is waited for before gunicorn's turn
 
 
 def waiting_connections(listener: Any) -> int:
@@ -166,8 +172,63 @@ class SharingStreamServer(StreamServer):
     (issue 29 item 3)."""
 
     workers = 1  # the API processes sharing the listening socket (set by the worker)
+    sharing = True  # False in the only worker: nobody to leave connections to
+    # service.http.early_refusal.EarlyRefusal.answer of the app served, when it has one.
+    early_answer: Callable[[str, bytes], tuple[int, bytes] | None] | None = None
+
+    def do_handle(self, sock: Any, address: Any) -> None:
+        if self.early_answer is None or type(sock) is not gevent_socket.socket \
+                or not isinstance(address, tuple):
+            super().do_handle(sock, address)
+            return
+        answered = self._answered_early(sock, address)
+        if answered is None:  # nothing sent yet: a greenlet of its own waits for it
+            if self._spawn is None:
+                self._look_then_handle(sock, address)
+            else:
+                self._spawn(self._look_then_handle, sock, address)
+        elif not answered:
+            super().do_handle(sock, address)
+
+    def _look_then_handle(self, sock: Any, address: Any) -> None:
+        try:
+            with contextlib.suppress(OSError):
+                gevent_socket.wait_read(sock.fileno(), timeout=EARLY_WAIT)
+            if not self._answered_early(sock, address):
+                self._handle(sock, address)
+        finally:
+            self.do_close(sock, address)
+
+    def _answered_early(self, sock: Any, address: Any) -> bool | None:
+        """Answer a new connection from its first bytes, unparsed, when the app says how
+        (service.http.early_refusal): True when answered (and closed), False to serve it as
+        usual, None when it has sent nothing yet."""
+        raw = sock._sock
+        try:
+            head = raw.recv(EARLY_PEEK_BYTES, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return None
+        except OSError:  # gone already: the usual way finds out
+            return False
+        assert self.early_answer is not None
+        found = self.early_answer(address[0], head) if head else None
+        if found is None:
+            return False
+        length, answer = found
+        try:
+            # The request is read first: a socket closed with unread bytes resets the
+            # connection, and the client could lose the answer.
+            raw.recv(length, socket.MSG_DONTWAIT)
+            raw.send(answer, socket.MSG_DONTWAIT)
+        except OSError:
+            pass  # the client is gone, or its buffer full: it is refused all the same
+        sock.close()
+        return True
 
     def _do_read(self) -> None:
+        if not self.sharing:
+            super()._do_read()
+            return
         before = len(self.pool) if self.pool is not None else 0
         self.max_accept = max(1, waiting_connections(self.socket) // (2 * self.workers))
         super()._do_read()
@@ -191,7 +252,14 @@ class ProblemGeventWorker(GeventWorker):
         # before it serves anything.
         util.write_error = write_problem
         wsgi.Response = OneWriteResponse
-        if self.cfg.workers > 1:  # GeventWorker.run builds its server from this name
-            SharingStreamServer.workers = self.cfg.workers
-            ggevent.StreamServer = SharingStreamServer
+        # GeventWorker.run builds its server from this name.
+        SharingStreamServer.workers = self.cfg.workers
+        SharingStreamServer.sharing = self.cfg.workers > 1
+        ggevent.StreamServer = SharingStreamServer
         super().init_process()
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        extensions = getattr(self.wsgi, "extensions", {})
+        if "tablestream.early_refusal" in extensions:
+            SharingStreamServer.early_answer = extensions["tablestream.early_refusal"].answer

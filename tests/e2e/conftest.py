@@ -24,11 +24,13 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(redis_url: str, data_dir, *options: str) -> Iterator[str]:
-    """`tablestream serve` on a free port against ``redis_url``; yields its base URL."""
+def serving(redis_url: str, data_dir, *options: str,
+            settings: dict[str, str] | None = None) -> Iterator[str]:
+    """`tablestream serve` on a free port against ``redis_url``; yields its base URL.
+    ``settings``: environment variables over tests/unlimited.py's."""
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url, "TABLESTREAM_DATA": str(data_dir),
-           **unlimited.ENV}
+           **unlimited.ENV, **(settings or {})}
     # A session of its own, so teardown can stop gunicorn's workers even if serve is killed.
     process = subprocess.Popen([sys.executable, "-m", "service.clients.cli", "serve",
                                 "--port", str(port),

@@ -5,6 +5,7 @@ a 429 (or 400) problem with a stable code, answered before the work."""
 
 from __future__ import annotations
 
+import json
 import uuid
 
 import pytest
@@ -113,6 +114,77 @@ def test_signed_in_players_keep_a_reserve_when_tokenless_streams_fill_a_process(
     mine = _stream(api, game_id, _address(), players[0])
     assert mine.status_code == 200
     _close([*held, mine])
+
+
+def _stream_request(game_id: str, *fields: str, query: str = "") -> bytes:
+    """A game's stream asked for as a client's first bytes on a new connection."""
+    head = f"GET /v1/games/{game_id}/events/stream{query} HTTP/1.1\r\nHost: t\r\n"
+    return (head + "".join(f"{field}\r\n" for field in fields) + "\r\n").encode()
+
+
+def _answer(raw: bytes) -> tuple[int, dict[str, str], dict]:
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value for name, value in (line.split(": ", 1) for line in lines[1:])}
+    assert int(headers["content-length"]) == len(body)
+    return int(lines[0].split()[1]), headers, json.loads(body)
+
+
+def test_an_address_refused_a_moment_ago_is_refused_from_its_first_bytes(make_app):
+    """The web worker asks before parsing (service.http.early_refusal): the answer is the
+    app's own 429, whole, and only for a tokenless stream this process already refuses."""
+    app = make_app(limits={"streams_per_address": 1})
+    api = Api(app)
+    game_id, players = api.table("tally", 1)
+    early = app.extensions["tablestream.early_refusal"]
+    address = _address()
+    request = _stream_request(game_id, "Accept: text/event-stream")
+    assert early.answer(address, request) is None  # nothing refused yet: the app decides
+    held = _stream(api, game_id, address)
+    refused = _stream(api, game_id, address)
+    _refused(refused, 429, "too_many_streams")
+    length, raw = early.answer(address, request + b"GET /next")
+    assert length == len(request)
+    status, headers, body = _answer(raw)
+    assert (status, headers["content-type"], headers["connection"]) == (
+        429, "application/problem+json", "close")
+    assert headers["retry-after"] == refused.headers["Retry-After"]
+    assert body == refused.json
+    assert _answer(early.answer(address, _stream_request(game_id, "Accept-Language: ko"))[1]
+                   )[1]["content-language"] == "ko"
+    for not_refused_early in (
+            _stream_request(game_id, "Authorization: Bearer whatever"),  # a player's own slots
+            _stream_request(game_id, query="?views=true&access_token=whatever"),
+            request[:-2],  # not all sent yet
+            request.replace(b"GET", b"HEAD", 1),
+            _stream_request(game_id).replace(b"/events/stream", b"/events"),
+            _stream_request(game_id, "Content-Length: 3")):
+        assert early.answer(address, not_refused_early) is None
+    assert early.answer(_address(), request) is None  # another address
+    mine = _stream(api, game_id, address, players[0])
+    assert mine.status_code == 200
+    _close([held, mine])
+
+
+def test_a_process_whose_tokenless_streams_are_all_taken_refuses_them_from_their_first_bytes(
+        make_app):
+    app = make_app(limits={"anonymous_streams_per_process": 1})
+    api = Api(app)
+    game_id, _ = api.table("tally", 1)
+    early = app.extensions["tablestream.early_refusal"]
+    assert early.answer(_address(), _stream_request(game_id)) is None
+    held = _stream(api, game_id, _address())
+    status, _, body = _answer(early.answer(_address(), _stream_request(game_id))[1])
+    assert (status, body["code"]) == (429, "too_many_streams")
+    held.close()
+    assert early.answer(_address(), _stream_request(game_id)) is None
+
+
+def test_behind_trusted_proxies_nothing_is_refused_before_parsing(make_app):
+    """The connection's address is then a proxy's: only the app, reading X-Forwarded-For,
+    knows whose stream it is."""
+    assert "tablestream.early_refusal" not in make_app(
+        limits={"trusted_proxies": 1}).extensions
 
 
 def test_the_lease_of_a_stream_whose_process_died_runs_out(redis_client):

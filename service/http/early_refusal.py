@@ -1,0 +1,93 @@
+"""Live streams without a token refused from a connection's first bytes, before gunicorn parses
+the request or Flask builds one (issue 23 items 4 and 8).
+
+4,000 tokenless streams opened from one address in 3 s were each answered 429
+``too_many_streams`` without a Redis round trip, yet every refusal still cost an API process
+about 0.6 ms of CPU: gunicorn's parser, Flask's request, the error handler, the after-request
+hooks. On two cores that burst, with the abuser's own connects, tripled a bystander's move p99.
+The web worker (service.runtime.gunicorn_worker) peeks at each new connection's first bytes and
+asks ``EarlyRefusal.answer``: when they are a whole ``GET`` of a game's event stream with no
+token (neither ``access_token`` in the URL nor an ``Authorization`` header) and this process
+would refuse it now without asking Redis (the address was refused a moment ago, or the
+process's tokenless streams are all taken), the worker reads the request, sends the same 429
+problem the app sends (Retry-After, in the caller's Accept-Language) and closes. Anything else,
+or bytes not all there yet, is parsed and answered as usual.
+
+Behind proxies (``TRUSTED_PROXIES``) the connection's address is a proxy's, not the caller's:
+there is no early refusal then (``create_app`` installs none).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from typing import Any
+
+from flask import Flask
+
+from service.app import i18n
+from service.app.errors import RateLimited
+from service.app.limiter import StreamSlots
+from service.runtime import metrics
+
+# A game's live stream, as ``events_feed`` routes it (its game id as check_game_id allows).
+STREAM_REQUEST = re.compile(rb"GET /v1/games/[A-Za-z0-9_-]{1,64}/events/stream(\?[^ \r\n]*)? "
+                            rb"HTTP/1\.[01]\r\n")
+STREAM_ROUTE = "/v1/games/<game_id>/events/stream"
+HEAD_END = b"\r\n\r\n"
+PEEK_BYTES = 8192  # gunicorn's own limit on a request line (4,094) and a header or two
+_TOKEN_FIELDS = (b"\r\nauthorization:", b"\r\ncontent-length:", b"\r\ntransfer-encoding:")
+_ACCEPT_LANGUAGE = re.compile(rb"\r\naccept-language:[ \t]*([^\r\n]*)", re.IGNORECASE)
+
+
+class EarlyRefusal:
+    """Answers, as whole HTTP responses, for tokenless streams this process refuses now."""
+
+    def __init__(self, app: Flask, slots: StreamSlots):
+        self._app = app
+        self._slots = slots
+        self._answers: dict[tuple[str, str], bytes] = {}  # (detail, locale) -> response bytes
+        self._lock = threading.Lock()
+
+    def answer(self, address: str, head: bytes) -> tuple[int, bytes] | None:
+        """For a connection from ``address`` whose first bytes are ``head``: how many of them
+        are the request and the whole answer to send before closing, when it is a stream
+        without a token that this process refuses now; None for anything else."""
+        match = STREAM_REQUEST.match(head)
+        if match is None:
+            return None
+        end = head.find(HEAD_END)
+        if end < 0:
+            return None  # not all there yet: gunicorn reads the rest
+        fields = head[match.end() - 2:end].lower()
+        query = match.group(1) or b""
+        if b"access_token=" in query or any(name in fields for name in _TOKEN_FIELDS):
+            return None  # a token (a player's own slots), or a body: the app decides
+        refusal = self._slots.tokenless_refusal(address)
+        if refusal is None:
+            return None
+        language = _ACCEPT_LANGUAGE.search(head, match.end() - 2, end + 2)
+        locale = i18n.negotiate(language.group(1).decode("latin-1") if language else None) \
+            or i18n.DEFAULT_LOCALE
+        metrics.EARLY_REFUSALS.inc()
+        metrics.REQUESTS.labels("GET", STREAM_ROUTE, "429").inc()
+        return end + len(HEAD_END), self._render(refusal, locale)
+
+    def _render(self, refusal: RateLimited, locale: str) -> bytes:
+        """The app's own answer to ``refusal`` in ``locale``, as bytes, made once."""
+        key = (str(refusal.detail), locale)
+        answer = self._answers.get(key)
+        if answer is None:
+            with self._lock, self._app.test_request_context(
+                    STREAM_ROUTE, headers={"Accept-Language": locale}):
+                response: Any = self._app.make_response(
+                    self._app.handle_user_exception(refusal))
+                body = response.get_data()
+                head = [f"HTTP/1.1 {response.status}", "Connection: close",
+                        f"Content-Type: {response.content_type}",
+                        f"Content-Length: {len(body)}", f"Content-Language: {locale}",
+                        "Vary: Accept-Language",
+                        f"Retry-After: {response.headers['Retry-After']}"]
+                answer = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+                self._answers[key] = answer
+        return answer

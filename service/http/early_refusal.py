@@ -1,17 +1,18 @@
-"""Live streams without a token refused from a connection's first bytes, before gunicorn parses
-the request or Flask builds one (issue 23 items 4 and 8).
+"""Live streams (and long polls) without a token refused from a connection's first bytes, before
+gunicorn parses the request or Flask builds one (issue 23 items 4 and 8).
 
 4,000 tokenless streams opened from one address in 3 s were each answered 429
 ``too_many_streams`` without a Redis round trip, yet every refusal still cost an API process
 about 0.6 ms of CPU: gunicorn's parser, Flask's request, the error handler, the after-request
 hooks. On two cores that burst, with the abuser's own connects, tripled a bystander's move p99.
 The web worker (service.runtime.gunicorn_worker) peeks at each new connection's first bytes and
-asks ``EarlyRefusal.answer``: when they are a whole ``GET`` of a game's event stream with no
-token (neither ``access_token`` in the URL nor an ``Authorization`` header) and this process
-would refuse it now without asking Redis (the address was refused a moment ago, or the
-process's tokenless streams are all taken), the worker reads the request, sends the same 429
-problem the app sends (Retry-After, in the caller's Accept-Language) and closes. Anything else,
-or bytes not all there yet, is parsed and answered as usual.
+asks ``EarlyRefusal.answer``: when they are a whole ``GET`` of a game's event stream (or a long
+poll of its events, ``wait`` set, which holds a stream slot as long) with no token (neither
+``access_token`` in the URL nor an ``Authorization`` header) and this process would refuse it
+now without asking Redis (the address was refused a moment ago, or the process's tokenless
+streams are all taken), the worker reads the request, sends the same 429 problem the app sends
+(Retry-After, in the caller's Accept-Language) and closes. Anything else, or bytes not all there
+yet, is parsed and answered as usual.
 
 Behind proxies (``TRUSTED_PROXIES``) the connection's address is a proxy's, not the caller's:
 there is no early refusal then (``create_app`` installs none).
@@ -22,6 +23,7 @@ from __future__ import annotations
 import re
 import threading
 from typing import Any
+from urllib.parse import parse_qsl
 
 from flask import Flask
 
@@ -30,12 +32,12 @@ from service.app.errors import RateLimited
 from service.app.limiter import StreamSlots
 from service.runtime import metrics
 
-# A game's live stream, as ``events_feed`` routes it (its game id as check_game_id allows).
-STREAM_REQUEST = re.compile(rb"GET /v1/games/[A-Za-z0-9_-]{1,64}/events/stream(\?[^ \r\n]*)? "
+# A game's live stream, or its events read as a long poll, as ``events_feed`` routes them (the
+# game id as check_game_id allows it).
+STREAM_REQUEST = re.compile(rb"GET /v1/games/[A-Za-z0-9_-]{1,64}/events(/stream)?(\?[^ \r\n]*)? "
                             rb"HTTP/1\.[01]\r\n")
-STREAM_ROUTE = "/v1/games/<game_id>/events/stream"
+ROUTES = {True: "/v1/games/<game_id>/events/stream", False: "/v1/games/<game_id>/events"}
 HEAD_END = b"\r\n\r\n"
-PEEK_BYTES = 8192  # gunicorn's own limit on a request line (4,094) and a header or two
 _TOKEN_FIELDS = (b"\r\nauthorization:", b"\r\ncontent-length:", b"\r\ntransfer-encoding:")
 _ACCEPT_LANGUAGE = re.compile(rb"\r\naccept-language:[ \t]*([^\r\n]*)", re.IGNORECASE)
 
@@ -51,8 +53,9 @@ class EarlyRefusal:
 
     def answer(self, address: str, head: bytes) -> tuple[int, bytes] | None:
         """For a connection from ``address`` whose first bytes are ``head``: how many of them
-        are the request and the whole answer to send before closing, when it is a stream
-        without a token that this process refuses now; None for anything else."""
+        are the request and the whole answer to send before closing, when it is a stream (or a
+        long poll, which holds a stream slot as long) without a token that this process
+        refuses now; None for anything else."""
         match = STREAM_REQUEST.match(head)
         if match is None:
             return None
@@ -60,9 +63,11 @@ class EarlyRefusal:
         if end < 0:
             return None  # not all there yet: gunicorn reads the rest
         fields = head[match.end() - 2:end].lower()
-        query = match.group(1) or b""
+        stream, query = match.group(1) is not None, (match.group(2) or b"?")[1:]
         if b"access_token=" in query or any(name in fields for name in _TOKEN_FIELDS):
             return None  # a token (a player's own slots), or a body: the app decides
+        if not stream and not _waits(query):
+            return None  # a plain read of the events: it holds no stream slot
         refusal = self._slots.tokenless_refusal(address)
         if refusal is None:
             return None
@@ -70,7 +75,7 @@ class EarlyRefusal:
         locale = i18n.negotiate(language.group(1).decode("latin-1") if language else None) \
             or i18n.DEFAULT_LOCALE
         metrics.EARLY_REFUSALS.inc()
-        metrics.REQUESTS.labels("GET", STREAM_ROUTE, "429").inc()
+        metrics.REQUESTS.labels("GET", ROUTES[stream], "429").inc()
         return end + len(HEAD_END), self._render(refusal, locale)
 
     def _render(self, refusal: RateLimited, locale: str) -> bytes:
@@ -79,7 +84,7 @@ class EarlyRefusal:
         answer = self._answers.get(key)
         if answer is None:
             with self._lock, self._app.test_request_context(
-                    STREAM_ROUTE, headers={"Accept-Language": locale}):
+                    headers={"Accept-Language": locale}):
                 response: Any = self._app.make_response(
                     self._app.handle_user_exception(refusal))
                 body = response.get_data()
@@ -91,3 +96,12 @@ class EarlyRefusal:
                 answer = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
                 self._answers[key] = answer
         return answer
+
+
+def _waits(query: bytes) -> bool:
+    """Whether a query string asks for a long poll, as service.http.context reads it (the
+    first ``wait``, held unless empty or 0)."""
+    for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+        if name == "wait":
+            return value not in ("", "0")
+    return False

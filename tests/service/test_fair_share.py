@@ -157,10 +157,14 @@ def test_an_address_refused_a_moment_ago_is_refused_from_its_first_bytes(make_ap
             _stream_request(game_id, query="?views=true&access_token=whatever"),
             request[:-2],  # not all sent yet
             request.replace(b"GET", b"HEAD", 1),
-            _stream_request(game_id).replace(b"/events/stream", b"/events"),
+            _stream_request(game_id).replace(b"/events/stream", b"/events"),  # a plain read
             _stream_request(game_id, "Content-Length: 3")):
         assert early.answer(address, not_refused_early) is None
     assert early.answer(_address(), request) is None  # another address
+    events = _stream_request(game_id).replace(b"/events/stream", b"/events")
+    long_poll = events.replace(b"/events", b"/events?after=1&wait=5", 1)
+    assert _answer(early.answer(address, long_poll)[1])[2]["code"] == "too_many_streams"
+    assert early.answer(address, long_poll.replace(b"wait=5", b"wait=0")) is None
     mine = _stream(api, game_id, address, players[0])
     assert mine.status_code == 200
     _close([held, mine])

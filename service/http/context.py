@@ -97,11 +97,15 @@ def charge_read(events: int = 0, tablestream: Tablestream | None = None) -> None
 LONG_POLL_ENDPOINTS = frozenset({"events.Events", "me.MyNoticeList"})
 
 
+def waits(wait: str | None) -> bool:
+    """Whether a request's ``wait`` query parameter (None: not given) makes it a long poll."""
+    return wait not in (None, "", "0")
+
+
 def _holds_a_connection() -> bool:
     if request.endpoint in URL_TOKEN_ENDPOINTS:
         return True
-    return request.endpoint in LONG_POLL_ENDPOINTS and request.args.get("wait", "0") not in (
-        "", "0")
+    return request.endpoint in LONG_POLL_ENDPOINTS and waits(request.args.get("wait"))
 
 
 def take_stream_slot() -> None:

@@ -30,6 +30,8 @@ from flask import Flask
 from service.app import i18n
 from service.app.errors import RateLimited
 from service.app.limiter import StreamSlots
+from service.http.context import waits
+from service.http.i18n import content_language
 from service.runtime import metrics
 
 # A game's live stream, or its events read as a long poll, as ``events_feed`` routes them (the
@@ -66,7 +68,7 @@ class EarlyRefusal:
         stream, query = match.group(1) is not None, (match.group(2) or b"?")[1:]
         if b"access_token=" in query or any(name in fields for name in _TOKEN_FIELDS):
             return None  # a token (a player's own slots), or a body: the app decides
-        if not stream and not _waits(query):
+        if not stream and not _waits_in(query):
             return None  # a plain read of the events: it holds no stream slot
         refusal = self._slots.tokenless_refusal(address)
         if refusal is None:
@@ -83,25 +85,26 @@ class EarlyRefusal:
         key = (str(refusal.detail), locale)
         answer = self._answers.get(key)
         if answer is None:
-            with self._lock, self._app.test_request_context(
+            # An app context of its own: a request being served here may have one pushed,
+            # whose ``g`` holds that request's locale.
+            with self._lock, self._app.app_context(), self._app.test_request_context(
                     headers={"Accept-Language": locale}):
-                response: Any = self._app.make_response(
-                    self._app.handle_user_exception(refusal))
+                response: Any = content_language(self._app.make_response(
+                    self._app.handle_user_exception(refusal)))
                 body = response.get_data()
-                head = [f"HTTP/1.1 {response.status}", "Connection: close",
-                        f"Content-Type: {response.content_type}",
-                        f"Content-Length: {len(body)}", f"Content-Language: {locale}",
-                        "Vary: Accept-Language",
-                        f"Retry-After: {response.headers['Retry-After']}"]
+                response.headers["Content-Length"] = str(len(body))
+                response.headers["Connection"] = "close"
+                head = [f"HTTP/1.1 {response.status}",
+                        *(f"{name}: {value}" for name, value in response.headers.items())]
                 answer = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
                 self._answers[key] = answer
         return answer
 
 
-def _waits(query: bytes) -> bool:
-    """Whether a query string asks for a long poll, as service.http.context reads it (the
-    first ``wait``, held unless empty or 0)."""
+def _waits_in(query: bytes) -> bool:
+    """Whether a query string asks for a long poll, its first ``wait`` read as the app reads
+    it (service.http.context.waits)."""
     for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
         if name == "wait":
-            return value not in ("", "0")
+            return waits(value)
     return False

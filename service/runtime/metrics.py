@@ -31,8 +31,9 @@ REQUESTS = Counter("tablestream_http_requests_total", "HTTP requests by route an
 REQUEST_SECONDS = Histogram("tablestream_http_request_seconds", "HTTP request latency by route",
                             ["method", "route"], buckets=FAST)
 EARLY_REFUSALS = Counter("tablestream_early_refusals_total",
-                         "Live streams without a token refused from the connection's first "
-                         "bytes, before the request was parsed (service.http.early_refusal)")
+                         "Live streams and long polls without a token refused from the "
+                         "connection's first bytes, before the request was parsed "
+                         "(service.http.early_refusal)")
 MOVE_SECONDS = Histogram("tablestream_move_seconds",
                          "Deciding and appending one command, by sender", ["sender"],
                          buckets=FAST)

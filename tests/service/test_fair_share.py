@@ -150,8 +150,10 @@ def test_an_address_refused_a_moment_ago_is_refused_from_its_first_bytes(make_ap
         429, "application/problem+json", "close")
     assert headers["retry-after"] == refused.headers["Retry-After"]
     assert body == refused.json
-    assert _answer(early.answer(address, _stream_request(game_id, "Accept-Language: ko"))[1]
-                   )[1]["content-language"] == "ko"
+    _, korean_headers, korean = _answer(
+        early.answer(address, _stream_request(game_id, "Accept-Language: ko"))[1])
+    assert korean_headers["content-language"] == "ko"
+    assert korean["code"] == body["code"] and korean["title"] != body["title"]  # translated
     for not_refused_early in (
             _stream_request(game_id, "Authorization: Bearer whatever"),  # a player's own slots
             _stream_request(game_id, query="?views=true&access_token=whatever"),

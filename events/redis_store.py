@@ -30,6 +30,7 @@ from redis.retry import Retry
 
 from events.archive import Archive, ArchiveCorrupt, pack, unpack
 from events.codec import GENESIS, canonical, envelope_hash
+from events.fair_queue import FairQueue
 from events.live import LiveChannels
 from events.live import payload as live_payload
 from events.store import (
@@ -151,8 +152,9 @@ def connect(url: str, cluster: bool | None = None, blocking: bool = False) -> Re
     if cluster:
         retry = options.pop("retry")
         return RedisCluster.from_url(url, connection_pool_class=redis.BlockingConnectionPool,
+                                     queue_class=FairQueue,
                                      retry=Retry(NoBackoff(), retry.get_retries()), **options)
-    pool = redis.BlockingConnectionPool.from_url(url, **options)
+    pool = redis.BlockingConnectionPool.from_url(url, queue_class=FairQueue, **options)
     return redis.Redis(connection_pool=pool)
 
 
@@ -178,7 +180,7 @@ def blocking_client(client: RedisClient) -> RedisClient:
         kwargs = {k: v for k, v in client.nodes_manager.connection_kwargs.items()
                   if k in REDIS_ALLOWED_KEYS and k not in _CLUSTER_OWN_KEYS}
         kwargs.update(options, connection_pool_class=redis.BlockingConnectionPool,
-                      retry=Retry(NoBackoff(), 1))
+                      queue_class=FairQueue, retry=Retry(NoBackoff(), 1))
         # Through a URL, as connect() does: only then does RedisCluster build each node's pool
         # from connection_pool_class (a blocking pool of our size).
         node = client.get_default_node() or client.get_nodes()[0]
@@ -186,7 +188,8 @@ def blocking_client(client: RedisClient) -> RedisClient:
     kwargs = dict(client.connection_pool.connection_kwargs)
     kwargs.update(options)
     return redis.Redis(connection_pool=redis.BlockingConnectionPool(
-        connection_class=client.connection_pool.connection_class, **kwargs))
+        connection_class=client.connection_pool.connection_class, queue_class=FairQueue,
+        **kwargs))
 
 
 # Error replies that mean "the store cannot serve now" rather than "this request is wrong": the

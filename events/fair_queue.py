@@ -66,12 +66,26 @@ class FairQueue:
                 raise queue.Empty
             waiter = _Waiter()
             self._waiters.append(waiter)
-        waiter.event.wait(timeout)
-        with self._lock:
-            if waiter.given:  # also when it came just as the wait timed out
-                return waiter.item
-            self._waiters.remove(waiter)
+        try:
+            waiter.event.wait(timeout)
+            with self._lock:
+                if waiter.given:  # also when it came just as the wait timed out
+                    return waiter.item
+                self._waiters.remove(waiter)
+        except BaseException:
+            # Interrupted (a gevent.Timeout, a greenlet killed): whatever was handed over
+            # goes on to the next waiter, or the pool would lose that connection for good.
+            self._forget(waiter)
+            raise
         raise queue.Empty
+
+    def _forget(self, waiter: _Waiter) -> None:
+        with self._lock:
+            if not waiter.given:
+                if waiter in self._waiters:
+                    self._waiters.remove(waiter)
+                return
+        self.put_nowait(waiter.item)
 
     def get_nowait(self) -> Any:
         return self.get(block=False)

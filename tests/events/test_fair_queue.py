@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import redis
 
+from events import fair_queue
 from events.fair_queue import FairQueue
 from events.redis_store import blocking_client, connect
 from tests.conftest import ON_CLUSTER
@@ -84,6 +85,77 @@ def test_a_wait_that_times_out_is_empty_and_leaves_no_waiter_behind() -> None:
     with pytest.raises(queue.Empty):
         q.get(timeout=0.01)
     assert not q._waiters
+    q.put_nowait("connection")
+    assert q.get(block=False) == "connection"
+
+
+class _Interrupted(Exception):
+    pass
+
+
+class _Interruptible:
+    """A waiter's event whose wait ends in an exception once ``go`` is set, as a gevent.Timeout
+    or a killed greenlet ends it (whether or not an item was handed over meanwhile)."""
+
+    def __init__(self) -> None:
+        self.go = threading.Event()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.go.wait(WAIT)
+        raise _Interrupted
+
+    def set(self) -> None:
+        pass
+
+
+def _interruptible_waiter(q: FairQueue, monkeypatch: pytest.MonkeyPatch
+                          ) -> tuple[_Interruptible, threading.Thread, list[BaseException]]:
+    """A thread waiting in ``q.get`` whose wait can be interrupted; what it raised."""
+    event = _Interruptible()
+
+    class Waiter(fair_queue._Waiter):
+        def __init__(self) -> None:
+            super().__init__()
+            self.event = event  # type: ignore[assignment]
+
+    raised: list[BaseException] = []
+
+    def get() -> None:
+        try:
+            q.get(timeout=WAIT)
+        except _Interrupted as exc:
+            raised.append(exc)
+
+    monkeypatch.setattr(fair_queue, "_Waiter", Waiter)
+    thread = threading.Thread(target=get, daemon=True)
+    thread.start()
+    _until(lambda: len(q._waiters) == 1)
+    monkeypatch.undo()
+    return event, thread, raised
+
+
+def test_a_wait_interrupted_after_the_hand_over_passes_the_item_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A waiter killed as a connection reaches it must not take that connection with it: the
+    pool would be one short for good."""
+    q = FairQueue(1)
+    event, interrupted, raised = _interruptible_waiter(q, monkeypatch)
+    later: list[Any] = []
+    thread = _waiting(q, later)
+    q.put_nowait("connection")  # to the first waiter, which is then interrupted
+    event.go.set()
+    interrupted.join(WAIT)
+    thread.join(WAIT)
+    assert raised and later == ["connection"]
+
+
+def test_a_wait_interrupted_before_the_hand_over_leaves_no_waiter_behind(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    q = FairQueue(1)
+    event, interrupted, raised = _interruptible_waiter(q, monkeypatch)
+    event.go.set()
+    interrupted.join(WAIT)
+    assert raised and not q._waiters
     q.put_nowait("connection")
     assert q.get(block=False) == "connection"
 

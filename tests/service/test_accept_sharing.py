@@ -86,3 +86,30 @@ def test_the_kernel_tells_how_many_connections_wait_to_be_accepted():
             client.close()
         listener.close()
     assert waiting_connections(socket.socket(socket.AF_UNIX)) == 0  # cannot tell: none
+
+
+@pytest.mark.skipif(not hasattr(socket, "TCP_DEFER_ACCEPT"), reason="Linux only")
+def test_a_connection_reaches_the_workers_only_once_it_has_sent_something():
+    """gunicorn's when_ready hook (service/runtime/gunicorn_conf.py) on a real listener: a
+    silent connection does not wake the workers; its first bytes do, and are there to read."""
+    import select
+    from types import SimpleNamespace
+
+    from service.runtime import gunicorn_conf
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    gunicorn_conf.when_ready(SimpleNamespace(LISTENERS=[SimpleNamespace(sock=listener)]))
+    client = socket.create_connection(listener.getsockname())
+    try:
+        assert select.select([listener], [], [], 0.3)[0] == []  # connected, silent: no wake
+        client.sendall(b"GET / HTTP/1.1\r\n\r\n")
+        assert select.select([listener], [], [], 5)[0] == [listener]
+        accepted, _ = listener.accept()
+        with accepted:
+            accepted.setblocking(False)
+            assert accepted.recv(64, socket.MSG_PEEK) == b"GET / HTTP/1.1\r\n\r\n"
+    finally:
+        client.close()
+        listener.close()

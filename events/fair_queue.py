@@ -1,4 +1,5 @@
-"""A first-come-first-served queue for redis-py's BlockingConnectionPool (``queue_class``).
+"""Redis connection pools that serve their waiters first come, first served: ``FairPool``,
+redis-py's BlockingConnectionPool with ``FairQueue`` as its ``queue_class``.
 
 The pool's default, ``queue.LifoQueue``, lets a newcomer take a connection put back while
 others were already waiting for one: the waiter that was woken finds the queue empty again and
@@ -16,6 +17,8 @@ import queue
 import threading
 from collections import deque
 from typing import Any
+
+import redis
 
 
 class _Waiter:
@@ -89,3 +92,11 @@ class FairQueue:
 
     def get_nowait(self) -> Any:
         return self.get(block=False)
+
+
+class FairPool(redis.BlockingConnectionPool):
+    """A BlockingConnectionPool whose waiters are served in arrival order (``FairQueue``): the
+    pool class of every Redis client we make (``connection_pool_class`` for a cluster's nodes)."""
+
+    def __init__(self, *args: Any, queue_class: type = FairQueue, **kwargs: Any):
+        super().__init__(*args, queue_class=queue_class, **kwargs)

@@ -30,7 +30,7 @@ from redis.retry import Retry
 
 from events.archive import Archive, ArchiveCorrupt, pack, unpack
 from events.codec import GENESIS, canonical, envelope_hash
-from events.fair_queue import FairQueue
+from events.fair_queue import FairPool
 from events.live import LiveChannels
 from events.live import payload as live_payload
 from events.store import (
@@ -151,10 +151,9 @@ def connect(url: str, cluster: bool | None = None, blocking: bool = False) -> Re
     options = client_options(blocking)
     if cluster:
         retry = options.pop("retry")
-        return RedisCluster.from_url(url, connection_pool_class=redis.BlockingConnectionPool,
-                                     queue_class=FairQueue,
+        return RedisCluster.from_url(url, connection_pool_class=FairPool,
                                      retry=Retry(NoBackoff(), retry.get_retries()), **options)
-    pool = redis.BlockingConnectionPool.from_url(url, queue_class=FairQueue, **options)
+    pool = FairPool.from_url(url, **options)
     return redis.Redis(connection_pool=pool)
 
 
@@ -179,17 +178,15 @@ def blocking_client(client: RedisClient) -> RedisClient:
         # The nodes' connection settings (password, TLS...), less what RedisCluster refuses.
         kwargs = {k: v for k, v in client.nodes_manager.connection_kwargs.items()
                   if k in REDIS_ALLOWED_KEYS and k not in _CLUSTER_OWN_KEYS}
-        kwargs.update(options, connection_pool_class=redis.BlockingConnectionPool,
-                      queue_class=FairQueue, retry=Retry(NoBackoff(), 1))
+        kwargs.update(options, connection_pool_class=FairPool, retry=Retry(NoBackoff(), 1))
         # Through a URL, as connect() does: only then does RedisCluster build each node's pool
         # from connection_pool_class (a blocking pool of our size).
         node = client.get_default_node() or client.get_nodes()[0]
         return RedisCluster(url=f"redis://{node.host}:{node.port}", **kwargs)
     kwargs = dict(client.connection_pool.connection_kwargs)
     kwargs.update(options)
-    return redis.Redis(connection_pool=redis.BlockingConnectionPool(
-        connection_class=client.connection_pool.connection_class, queue_class=FairQueue,
-        **kwargs))
+    return redis.Redis(connection_pool=FairPool(
+        connection_class=client.connection_pool.connection_class, **kwargs))
 
 
 # Error replies that mean "the store cannot serve now" rather than "this request is wrong": the

@@ -35,7 +35,7 @@ from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
 
-from events.fair_queue import FairQueue
+from events.fair_queue import FairPool
 from events.projector import Projection
 from events.redis_store import client_options
 from service.app.due import Due, due_jobs, warning_lead  # noqa: F401 (re-exported: tests, jobs)
@@ -93,8 +93,7 @@ def queue_redis_url(store_url: str, configured: str | None = None) -> str:
 
 def queue_connection(url: str) -> redis.Redis:
     """A client for RQ: bytes responses (RQ stores pickles), separate from the store's client."""
-    return redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
-        url, queue_class=FairQueue, **_queue_options()))
+    return redis.Redis(connection_pool=FairPool.from_url(url, **_queue_options()))
 
 
 def connection_like(client: Any) -> redis.Redis:
@@ -102,9 +101,8 @@ def connection_like(client: Any) -> redis.Redis:
     if isinstance(client, RedisCluster):
         raise ValueError(QUEUES_NOT_ON_CLUSTER)
     kwargs = {**client.connection_pool.connection_kwargs, **_queue_options()}
-    return redis.Redis(connection_pool=redis.BlockingConnectionPool(
-        connection_class=client.connection_pool.connection_class, queue_class=FairQueue,
-        **kwargs))
+    return redis.Redis(connection_pool=FairPool(
+        connection_class=client.connection_pool.connection_class, **kwargs))
 
 
 @dataclass(frozen=True)

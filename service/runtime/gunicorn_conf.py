@@ -22,7 +22,6 @@ def child_exit(server: Any, worker: Any) -> None:
         multiprocess.mark_process_dead(worker.pid)
 
 
-
 # s a new connection may stay silent before it is handed to a worker anyway (TCP_DEFER_ACCEPT)
 DEFER_ACCEPT_SECONDS = 1
 

@@ -9,10 +9,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-import redis
 
 from events import fair_queue
-from events.fair_queue import FairQueue
+from events.fair_queue import FairPool, FairQueue
 from events.redis_store import blocking_client, connect
 from tests.conftest import ON_CLUSTER
 
@@ -188,8 +187,7 @@ def test_the_store_and_its_blocking_reads_use_fair_pools(redis_url: str) -> None
 def test_a_pool_of_one_connection_serves_its_waiters_in_turn(redis_url: str) -> None:
     if ON_CLUSTER:
         pytest.skip("a pool of one server")
-    pool = redis.BlockingConnectionPool.from_url(redis_url, max_connections=1, timeout=WAIT,
-                                                 queue_class=FairQueue)
+    pool = FairPool.from_url(redis_url, max_connections=1, timeout=WAIT)
     order: list[int] = []
     held = pool.get_connection()
 

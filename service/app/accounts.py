@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import threading
 import time
 import unicodedata
 from typing import Any
@@ -27,6 +28,9 @@ TOKEN_CACHE_SECONDS = 10.0
 # checked again in the same round trip: with many players, a process then re-checks its tokens
 # a few at a time in one pipeline every few seconds, not one round trip per token and request.
 TOKEN_RECHECK_SECONDS = TOKEN_CACHE_SECONDS / 2
+# How long a caller whose token is due waits for the re-check under way (it waits for a Redis
+# connection like any request) before checking its token alone.
+RECHECK_WAIT_SECONDS = 10.0
 MAX_TOKENS = 20  # per player
 MAX_NAME_LENGTH = 40
 # Characters a name may not hold (issue 23 item 15), by Unicode category: control (NUL, CR, LF),
@@ -68,7 +72,7 @@ class Accounts:
         # token stops working within TOKEN_CACHE_SECONDS.
         self._tokens: dict[str, tuple[dict[str, Any], float]] = {}
         self._used: dict[str, float] = {}  # token hash -> last used (monotonic)
-        self._rechecking = False
+        self._recheck_under_way: threading.Event | None = None  # set when it is done
         self._names: dict[str, str] = {}
         self._players: dict[str, dict[str, Any]] = {}
         self._locales: dict[str, tuple[str | None, float]] = {}  # player -> (locale, read at)
@@ -191,13 +195,13 @@ class Accounts:
         now = time.monotonic()
         if cached:
             self._used[key] = now
-            if now - cached[1] < min(max_age, TOKEN_CACHE_SECONDS):
+            fresh_for = min(max_age, TOKEN_CACHE_SECONDS)
+            if now - cached[1] < fresh_for:
                 return cached[0]
-            if not self._rechecking:
-                self._recheck(now)
-                cached = self._tokens.get(key)
-                if cached and cached[1] >= now:
-                    return cached[0]
+            self._recheck_or_wait(now)
+            cached = self._tokens.get(key)
+            if cached and now - cached[1] < fresh_for:
+                return cached[0]
         player_id = self.redis.get(key)
         if player_id is None:
             raise Unauthorized("invalid_token", "The bearer token is not valid.")
@@ -208,21 +212,37 @@ class Accounts:
         self._tokens[key] = (player, now)
         return player
 
+    def _recheck_or_wait(self, now: float) -> None:
+        """Re-check the tokens due, or wait for the re-check under way, whose answer covers
+        every token due when it began. At 1,024 games a process's streams come due together,
+        and while one re-check waited its turn for a Redis connection, up to a hundred callers
+        a second each sent a GET of their own and queued for a connection too."""
+        under_way = self._recheck_under_way
+        if under_way is None:
+            self._recheck(now)
+        else:
+            under_way.wait(RECHECK_WAIT_SECONDS)  # then a token it did not cover goes alone
+
     def _recheck(self, now: float) -> None:
         """Check again, in one pipeline, every cached token used since its last check that is
         at least TOKEN_RECHECK_SECONDS old (a due one among them): keep those still pointing at
-        their player as checked ``now`` (before the read), forget the others. One caller at a
-        time; the others meanwhile check their own token alone."""
+        their player as checked ``now`` (before the read), forget the others. One at a time:
+        callers whose token is due meanwhile wait for it (``_recheck_or_wait``)."""
         due = [key for key, (_, checked) in list(self._tokens.items())
                if now - checked >= TOKEN_RECHECK_SECONDS and self._used.get(key, 0.0) > checked]
-        self._rechecking = True
+        done = self._recheck_under_way = threading.Event()
         try:
             pipe = self.redis.pipeline(transaction=False)  # GETs: on Cluster, keys in any slot
             for key in due:
                 pipe.get(key)
-            found = pipe.execute()
+            self._checked(due, pipe.execute(), now)
         finally:
-            self._rechecking = False
+            self._recheck_under_way = None
+            done.set()
+
+    def _checked(self, due: list[str], found: list[Any], now: float) -> None:
+        """Keep the tokens re-checked ``now`` that still point at their player; forget the
+        others."""
         for key, player_id in zip(due, found, strict=True):
             cached = self._tokens.get(key)
             if cached is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import uuid
 
 import pytest
@@ -201,3 +202,56 @@ def test_tokens_in_use_are_checked_again_together_and_a_revoked_one_stops(redis_
     with pytest.raises(module.Unauthorized):
         here.authenticate(bob_token)
     assert here.authenticate(cid_token)["id"] == cid["id"]
+
+
+def test_a_token_due_while_a_recheck_is_under_way_waits_for_it_instead_of_asking_alone(
+        redis_client, monkeypatch):
+    """At 1,024 games a process's streams come due together: while one re-check waits for a
+    Redis connection, a caller whose token it covers takes its answer, without a GET of its
+    own (which would queue for a connection too)."""
+    from service.app import accounts as module
+
+    now = [1000.0]
+    monkeypatch.setattr(module.time, "monotonic", lambda: now[0])
+    here = module.Accounts(redis_client)
+    (ann, ann_token), (bob, bob_token) = here.create("ann"), here.create("bob")
+    here.authenticate(ann_token)
+    here.authenticate(bob_token)
+    now[0] += 6
+    here.authenticate(ann_token)  # both used since their check: both go in the next re-check
+    here.authenticate(bob_token)
+    now[0] = 1000 + module.TOKEN_CACHE_SECONDS
+    gate, waiting = threading.Event(), threading.Event()
+    real = redis_client.pipeline
+
+    class HeldPipeline:
+        """The re-check's pipeline, held until the gate opens (a connection long to come)."""
+
+        def __init__(self):
+            self.pipe = real(transaction=False)
+
+        def get(self, key):
+            self.pipe.get(key)
+
+        def execute(self):
+            waiting.set()
+            assert gate.wait(10)
+            return self.pipe.execute()
+
+    monkeypatch.setattr(redis_client, "pipeline", lambda *a, **k: HeldPipeline())
+    gets: list[str] = []
+    real_get = redis_client.get
+    monkeypatch.setattr(redis_client, "get", lambda key: gets.append(key) or real_get(key))
+    found: dict[str, str] = {}
+    first = threading.Thread(target=lambda: found.update(ann=here.authenticate(ann_token)["id"]))
+    first.start()
+    assert waiting.wait(10)  # ann's call re-checks both tokens, and waits for Redis
+    second = threading.Thread(target=lambda: found.update(bob=here.authenticate(bob_token)["id"]))
+    second.start()
+    second.join(0.3)
+    assert second.is_alive() and gets == []  # bob's call waits for that re-check
+    gate.set()
+    first.join(10)
+    second.join(10)
+    assert found == {"ann": ann["id"], "bob": bob["id"]}
+    assert gets == []  # one round trip for both

@@ -135,7 +135,11 @@ def test_a_child_whose_stop_declines_is_left_running_and_serve_exits_1(caplog):
     # The embedded Redis that cannot write its append-only file (issue 23 item 1): its stop
     # returns False, and a SIGKILL would lose the moves it acknowledged; the others still stop.
     caplog.set_level(logging.WARNING, logger="tablestream.serve")
-    store = Child("store", lambda: popen(SLEEPER, dict(os.environ)), stop=lambda _: False)
+    # Started as serve starts the embedded Redis (events.embedded_redis.start: a session of its
+    # own, no parent-death signal). A child of ``popen`` gets SIGTERM when the thread that
+    # started it ends, here the supervisor's thread: the check below raced that signal.
+    store = Child("store", lambda: subprocess.Popen(SLEEPER, start_new_session=True),
+                  stop=lambda _: False)
     api = Child("api", lambda: popen(SLEEPER, dict(os.environ)))
     supervisor = _fast([store, api])
     thread, status = _run(supervisor)
@@ -147,6 +151,7 @@ def test_a_child_whose_stop_declines_is_left_running_and_serve_exits_1(caplog):
     try:
         assert status == [1]
         assert api.process.poll() is not None
+        time.sleep(0.5)  # long enough for a signal sent at the supervisor's end to land
         assert store.process.poll() is None, "the store was killed"
         assert supervisor.left_running == [store]
         assert "store (pid" in caplog.text and "LEFT RUNNING" in caplog.text

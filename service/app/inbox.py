@@ -258,6 +258,7 @@ def build_inbox(client: Any, followups: Any, config: Any, blocking: Any = None) 
     enqueue = getattr(followups, "enqueue_webhook", None)
     intervals = config.webhook_retry_seconds or None
     webhooks = Webhooks(client, enqueue, allow_http=config.webhook_allow_http,
+                        enqueue_many=getattr(followups, "enqueue_webhooks", None),
                         **({"retry_intervals": intervals} if intervals else {}))
     push = PushSubscriptions(client, getattr(followups, "enqueue_push", None),
                              allow_http=config.webhook_allow_http,

@@ -31,7 +31,10 @@ log = logging.getLogger(__name__)
 
 PUSHED = KINDS  # every notice kind reaches webhooks (issue 26)
 MAX_WEBHOOKS = 5  # per player
-DELIVERIES_KEPT = 100  # per webhook
+DELIVERIES_KEPT = 100  # per webhook, listed
+# A webhook's record is cut back to DELIVERIES_KEPT once it holds this many more: cutting it at
+# every notice read and sorted its hundred deliveries each time, inline in the notice's maker.
+DELIVERIES_SLACK = 20
 RETRY_INTERVALS = (5, 30, 120, 600, 1800)  # seconds between attempts after a failure
 TIMEOUT = 5.0  # seconds for the receiver to answer
 UNREACHABLE = "no HTTP answer"  # last_error of any failure before the receiver answered
@@ -71,9 +74,11 @@ class Webhooks:
     """Registration, listing and delivery records in Redis; delivery jobs on the RQ queue."""
 
     def __init__(self, client: Any, enqueue: Any = None, allow_http: bool = False,
-                 retry_intervals: tuple[int, ...] = RETRY_INTERVALS):
+                 retry_intervals: tuple[int, ...] = RETRY_INTERVALS, enqueue_many: Any = None):
         self.redis = client
         self.enqueue = enqueue  # enqueue(delivery job args) or None: no worker, no delivery
+        # enqueue_many([delivery job args, ...]): a notice's deliveries in one round trip
+        self.enqueue_many = enqueue_many
         self.allow_http = allow_http
         self.retry_intervals = retry_intervals
 
@@ -122,7 +127,8 @@ class Webhooks:
         """The latest deliveries to one webhook, newest first, with their status."""
         self._hook(player_id, webhook_id)
         raw = self.redis.hvals(_deliveries_key(webhook_id))
-        return sorted((json.loads(r) for r in raw), key=lambda d: d["created"], reverse=True)
+        return sorted((json.loads(r) for r in raw), key=lambda d: d["created"],
+                      reverse=True)[:DELIVERIES_KEPT]
 
     # --- the service's side -------------------------------------------------------------------
 
@@ -132,15 +138,23 @@ class Webhooks:
         (``hooks``: the player's webhooks, when the caller read them already)."""
         if not self.pushes(notice):
             return
-        for hook in self.list(player_id) if hooks is None else hooks:
-            if notice["kind"] not in hook["events"]:
-                continue
-            delivery = {"id": f"{hook['id']}-{notice['id']}", "webhook": hook["id"],
-                        "kind": notice["kind"], "notice": notice, "status": "pending",
-                        "attempts": 0, "created": time.time(), "last_status": None,
-                        "last_error": None}
-            self._save(delivery)
-            self.enqueue(player_id, hook["id"], delivery["id"])
+        deliveries = [{"id": f"{hook['id']}-{notice['id']}", "webhook": hook["id"],
+                       "kind": notice["kind"], "notice": notice, "status": "pending",
+                       "attempts": 0, "created": time.time(), "last_status": None,
+                       "last_error": None}
+                      for hook in (self.list(player_id) if hooks is None else hooks)
+                      if notice["kind"] in hook["events"]]
+        if not deliveries:
+            return
+        # Written, then queued, in a round trip each: this runs inline in whatever caused the
+        # notice (a move's request, a bot's turn in the clocks' worker).
+        self._save_all(deliveries)
+        jobs = [(player_id, delivery["webhook"], delivery["id"]) for delivery in deliveries]
+        if self.enqueue_many is not None:
+            self.enqueue_many(jobs)
+        else:
+            for job in jobs:
+                self.enqueue(*job)
 
     def deliver(self, player_id: str, webhook_id: str, delivery_id: str,
                 now: float | None = None) -> float | None:
@@ -207,11 +221,25 @@ class Webhooks:
         return hook if with_secret else _public(hook)
 
     def _save(self, delivery: dict[str, Any]) -> None:
-        key = _deliveries_key(delivery["webhook"])
-        self.redis.hset(key, delivery["id"], json.dumps(delivery))
-        if self.redis.hlen(key) > DELIVERIES_KEPT:
-            oldest = sorted(((json.loads(v)["created"], k) for k, v in
-                             self.redis.hgetall(key).items()))[:-DELIVERIES_KEPT]
+        self._save_all([delivery])
+
+    def _save_all(self, deliveries: list[dict[str, Any]]) -> None:
+        """Write the deliveries' records in one round trip; a webhook's past DELIVERIES_KEPT
+        and DELIVERIES_SLACK more loses its oldest."""
+        pipe = self.redis.pipeline(transaction=False)  # on Cluster, webhooks in any slot
+        for delivery in deliveries:
+            key = _deliveries_key(delivery["webhook"])
+            pipe.hset(key, delivery["id"], json.dumps(delivery))
+            pipe.hlen(key)
+        lengths = pipe.execute()[1::2]
+        for delivery, length in zip(deliveries, lengths, strict=True):
+            if length > DELIVERIES_KEPT + DELIVERIES_SLACK:
+                self._trim(_deliveries_key(delivery["webhook"]))
+
+    def _trim(self, key: str) -> None:
+        oldest = sorted(((json.loads(v)["created"], k) for k, v in
+                         self.redis.hgetall(key).items()))[:-DELIVERIES_KEPT]
+        if oldest:
             self.redis.hdel(key, *(k for _, k in oldest))
 
 

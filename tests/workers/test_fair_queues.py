@@ -132,3 +132,64 @@ def test_a_clock_fires_while_a_search_and_a_delivery_hold_their_workers(service,
     wait_for(lambda: any(e.type == "clock_expired" for e in _events(service, game_id)),
              timeout=30, message="the clock to fire")
     assert _started(scheduler, search.id) and _started(scheduler, delivery.id)
+
+
+class RoundTrips:
+    """Round trips to Redis made through ``clients``: commands sent alone, and pipelines."""
+
+    def __init__(self, monkeypatch, *clients):
+        self.sent: list[str] = []
+        for client in clients:
+            command, pipeline = client.execute_command, client.pipeline
+            monkeypatch.setattr(client, "execute_command", lambda *a, _c=command, **k: (
+                self.sent.append(str(a[0])) or _c(*a, **k)))
+            monkeypatch.setattr(client, "pipeline", lambda *a, _p=pipeline, **k: (
+                self._counted(_p(*a, **k))))
+
+    def _counted(self, pipe):
+        execute = pipe.execute
+        pipe.execute = lambda *a, **k: self.sent.append("pipeline") or execute(*a, **k)
+        return pipe
+
+
+def test_a_notice_to_five_webhooks_is_written_and_queued_in_a_round_trip_each(
+        redis_client, scheduler, monkeypatch):
+    """A notice's deliveries are made inline by whatever made the notice (a bot's move in the
+    clocks' worker, a move's request): five webhooks cost 25 round trips and 5 ms of it one by
+    one; now one pipeline writes them and one ``enqueue_many`` queues them."""
+    webhooks = Webhooks(redis_client, scheduler.enqueue_webhook, allow_http=True,
+                        enqueue_many=scheduler.enqueue_webhooks)
+    player = f"p-five-{scheduler.queue.name}"
+    hooks = [webhooks.register(player, f"http://127.0.0.1:9/hook{n}", None) for n in range(5)]
+    scheduler.enqueue_webhook("p0", "wh_0", "d0")  # RQ asks Redis's version once a connection
+    registered = webhooks.list(player)  # read with the notice's other reads (Inbox.published)
+    trips = RoundTrips(monkeypatch, redis_client, scheduler.connection)
+    webhooks.notify(player, {"id": "1-0", "kind": "your_turn", "game": "g"}, hooks=registered)
+    assert trips.sent == ["pipeline", "pipeline"]
+    queued = [Job.fetch(jid, connection=scheduler.connection).args
+              for jid in scheduler.webhook_queue.job_ids[1:]]
+    assert sorted(queued) == sorted((player, hook["id"], f"{hook['id']}-1-0") for hook in hooks)
+    for hook in hooks:
+        [delivery] = webhooks.deliveries(player, hook["id"])
+        assert delivery["status"] == "pending" and delivery["notice"]["id"] == "1-0"
+
+
+def test_a_webhook_lists_its_latest_deliveries_and_its_record_is_cut_back_now_and_then(
+        redis_client):
+    from service.app import webhooks as module
+
+    queued: list = []
+    webhooks = Webhooks(redis_client, lambda *args: queued.append(args), allow_http=True)
+    player = f"p-kept-{id(queued)}"
+    hook = webhooks.register(player, "http://127.0.0.1:9/hook", ["your_turn"])
+    record = module._deliveries_key(hook["id"])
+    made = module.DELIVERIES_KEPT + module.DELIVERIES_SLACK
+    for n in range(made):
+        webhooks.notify(player, {"id": f"{n}-0", "kind": "your_turn", "game": "g"})
+    assert redis_client.hlen(record) == made  # not cut at every notice
+    listed = webhooks.deliveries(player, hook["id"])
+    assert len(listed) == module.DELIVERIES_KEPT
+    assert listed[0]["notice"]["id"] == f"{made - 1}-0"  # the newest first
+    webhooks.notify(player, {"id": f"{made}-0", "kind": "your_turn", "game": "g"})
+    assert redis_client.hlen(record) == module.DELIVERIES_KEPT  # the oldest gone
+    assert webhooks.deliveries(player, hook["id"])[0]["notice"]["id"] == f"{made}-0"

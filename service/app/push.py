@@ -24,7 +24,14 @@ import requests
 from games.core import N_, Text
 from service.app import i18n
 from service.app.errors import BadRequest, NotFound
-from service.app.webhooks import UNREACHABLE, names_internal_host, resolve, schedule_retry
+from service.app.webhooks import (
+    DELIVERIES_KEPT,
+    UNREACHABLE,
+    keep_latest,
+    names_internal_host,
+    resolve,
+    schedule_retry,
+)
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +40,6 @@ log = logging.getLogger(__name__)
 PUSHED = ("game_started", "your_turn", "clock_warning", "game_over", "undo_asked",
           "dispute_ruled")
 MAX_SUBSCRIPTIONS = 10  # per player: a phone, a laptop...
-DELIVERIES_KEPT = 100  # per subscription
 RETRY_INTERVALS = (5, 30, 120, 600, 1800)  # seconds between attempts after a failure
 TIMEOUT = 5.0
 TTL = 24 * 3600  # how long a push service keeps a message for a device that is offline
@@ -168,7 +174,8 @@ class PushSubscriptions:
         """The latest deliveries to one subscription, newest first, with their status."""
         self._subscription(player_id, subscription_id)
         raw = self.redis.hvals(_deliveries_key(subscription_id))
-        return sorted((json.loads(r) for r in raw), key=lambda d: d["created"], reverse=True)
+        return sorted((json.loads(r) for r in raw), key=lambda d: d["created"],
+                      reverse=True)[:DELIVERIES_KEPT]
 
     # --- the service's side -------------------------------------------------------------------
 
@@ -277,10 +284,7 @@ class PushSubscriptions:
 
     def _trim(self, subscription_id: str) -> None:
         key = _deliveries_key(subscription_id)
-        if self.redis.hlen(key) > DELIVERIES_KEPT:
-            oldest = sorted(((json.loads(v)["created"], k) for k, v in
-                             self.redis.hgetall(key).items()))[:-DELIVERIES_KEPT]
-            self.redis.hdel(key, *(k for _, k in oldest))
+        keep_latest(self.redis, key, self.redis.hlen(key))
 
 
 class _NoRedirectSession(requests.Session):

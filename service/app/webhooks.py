@@ -31,10 +31,8 @@ log = logging.getLogger(__name__)
 
 PUSHED = KINDS  # every notice kind reaches webhooks (issue 26)
 MAX_WEBHOOKS = 5  # per player
-DELIVERIES_KEPT = 100  # per webhook, listed
-# A webhook's record is cut back to DELIVERIES_KEPT once it holds this many more: cutting it at
-# every notice read and sorted its hundred deliveries each time, inline in the notice's maker.
-DELIVERIES_SLACK = 20
+DELIVERIES_KEPT = 100  # per webhook (and push subscription), listed
+DELIVERIES_SLACK = 20  # more kept until the record is cut back (keep_latest)
 RETRY_INTERVALS = (5, 30, 120, 600, 1800)  # seconds between attempts after a failure
 TIMEOUT = 5.0  # seconds for the receiver to answer
 UNREACHABLE = "no HTTP answer"  # last_error of any failure before the receiver answered
@@ -233,14 +231,20 @@ class Webhooks:
             pipe.hlen(key)
         lengths = pipe.execute()[1::2]
         for delivery, length in zip(deliveries, lengths, strict=True):
-            if length > DELIVERIES_KEPT + DELIVERIES_SLACK:
-                self._trim(_deliveries_key(delivery["webhook"]))
+            keep_latest(self.redis, _deliveries_key(delivery["webhook"]), length)
 
-    def _trim(self, key: str) -> None:
-        oldest = sorted(((json.loads(v)["created"], k) for k, v in
-                         self.redis.hgetall(key).items()))[:-DELIVERIES_KEPT]
-        if oldest:
-            self.redis.hdel(key, *(k for _, k in oldest))
+
+def keep_latest(client: Any, key: str, length: int) -> None:
+    """A record of deliveries (a hash of JSON by delivery id) of ``length`` entries, cut back
+    to its DELIVERIES_KEPT newest once it holds DELIVERIES_SLACK more: cutting it at every
+    notice read, parsed and sorted its hundred deliveries each time, inline in the notice's
+    maker. Webhooks and push subscriptions keep theirs so."""
+    if length <= DELIVERIES_KEPT + DELIVERIES_SLACK:
+        return
+    oldest = sorted(((json.loads(v)["created"], k) for k, v in
+                     client.hgetall(key).items()))[:-DELIVERIES_KEPT]
+    if oldest:
+        client.hdel(key, *(k for _, k in oldest))
 
 
 def _public(hook: dict[str, Any]) -> dict[str, Any]:

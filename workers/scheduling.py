@@ -258,11 +258,7 @@ class JobScheduler:
         delivery) in one round trip (RQ's ``enqueue_many``). A notice to a player with five
         webhooks queued its five jobs one by one, 15 round trips made inline by whatever
         caused the notice: a bot's move, in the clocks' worker (issue 23 item 6)."""
-        self.webhook_queue.enqueue_many([
-            Queue.prepare_data(WEBHOOK, args=args, job_id=_delivery_job_id("wh-", args[2]),
-                               timeout=WEBHOOK_JOB_TIMEOUT, result_ttl=RESULT_TTL,
-                               failure_ttl=FAILURE_TTL)
-            for args in deliveries])
+        self._deliver_many(WEBHOOK, "wh-", deliveries)
 
     def enqueue_push(self, player_id: str, subscription_id: str, delivery_id: str,
                      delay: float = 0.0) -> None:
@@ -270,6 +266,19 @@ class JobScheduler:
         a silent push service must not hold the clocks' worker."""
         self._deliver(PUSH, "push-", (player_id, subscription_id, delivery_id), delay,
                       WEBHOOK_JOB_TIMEOUT)
+
+    def enqueue_pushes(self, deliveries: list[tuple[str, str, str]]) -> None:
+        """Queue the first attempt of each of these Web Push deliveries (player, subscription,
+        delivery) in one round trip, as ``enqueue_webhooks`` does."""
+        self._deliver_many(PUSH, "push-", deliveries)
+
+    def _deliver_many(self, function: Any, prefix: str,
+                      deliveries: list[tuple[str, str, str]]) -> None:
+        self.webhook_queue.enqueue_many([
+            Queue.prepare_data(function, args=args, job_id=_delivery_job_id(prefix, args[2]),
+                               timeout=WEBHOOK_JOB_TIMEOUT, result_ttl=RESULT_TTL,
+                               failure_ttl=FAILURE_TTL)
+            for args in deliveries])
 
     def _deliver(self, function: Any, prefix: str, args: tuple[str, str, str], delay: float,
                  timeout: int) -> None:

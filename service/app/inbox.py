@@ -263,6 +263,7 @@ def build_inbox(client: Any, followups: Any, config: Any, blocking: Any = None) 
     push = PushSubscriptions(client, getattr(followups, "enqueue_push", None),
                              allow_http=config.webhook_allow_http,
                              private_key_file=config.vapid_private_key_file,
+                             enqueue_many=getattr(followups, "enqueue_pushes", None),
                              **({"retry_intervals": intervals} if intervals else {}))
     return Inbox(client, webhooks, blocking, push)
 

@@ -29,6 +29,7 @@ from service.app.webhooks import (
     UNREACHABLE,
     keep_latest,
     names_internal_host,
+    new_delivery,
     resolve,
     schedule_retry,
 )
@@ -76,9 +77,12 @@ class PushSubscriptions:
 
     def __init__(self, client: Any, enqueue: Any = None, allow_http: bool = False,
                  retry_intervals: tuple[int, ...] = RETRY_INTERVALS,
-                 private_key_file: str | None = None, subject: str = SUBJECT):
+                 private_key_file: str | None = None, subject: str = SUBJECT,
+                 enqueue_many: Any = None):
         self.redis = client
         self.enqueue = enqueue  # enqueue(player, subscription, delivery[, delay]) or None
+        # enqueue_many([(player, subscription, delivery), ...]): first attempts in one go
+        self.enqueue_many = enqueue_many
         self.allow_http = allow_http  # loopback push services: tests and local development
         self.retry_intervals = retry_intervals
         self.private_key_file = private_key_file
@@ -188,22 +192,21 @@ class PushSubscriptions:
         ``records``, the player's subscriptions when already read); how many were queued."""
         if not self.pushes(notice):
             return 0
-        queued = 0
-        for record in self.list(player_id) if records is None else records:
-            if notice["kind"] not in record["events"]:
-                continue
-            delivery = {"id": f"{record['id']}-{notice['id']}", "subscription": record["id"],
-                        "kind": notice["kind"], "notice": notice, "status": "pending",
-                        "attempts": 0, "created": time.time(), "last_status": None,
-                        "last_error": None}
-            # A notice is pushed once (issue 26): the same delivery id is never queued twice.
-            if not self.redis.hsetnx(_deliveries_key(record["id"]), delivery["id"],
-                                     json.dumps(delivery)):
-                continue
-            self._trim(record["id"])
-            self.enqueue(player_id, record["id"], delivery["id"])
-            queued += 1
-        return queued
+        deliveries = [new_delivery(notice, "subscription", record["id"])
+                      for record in (self.list(player_id) if records is None else records)
+                      if notice["kind"] in record["events"]]
+        if not deliveries:
+            return 0
+        # Written, then queued, in a round trip each, as webhooks' are: this runs inline in
+        # whatever caused the notice (a move's request, a bot's turn in the clocks' worker).
+        fresh = self._save_new(deliveries)
+        jobs = [(player_id, delivery["subscription"], delivery["id"]) for delivery in fresh]
+        if jobs and self.enqueue_many is not None:
+            self.enqueue_many(jobs)
+        else:
+            for job in jobs:
+                self.enqueue(*job)
+        return len(jobs)
 
     def deliver(self, player_id: str, subscription_id: str, delivery_id: str) -> float | None:
         """Attempt one push: None when done (delivered, failed for good, or the subscription
@@ -282,9 +285,20 @@ class PushSubscriptions:
                            params={"subscription_id": subscription_id})
         return json.loads(raw)
 
-    def _trim(self, subscription_id: str) -> None:
-        key = _deliveries_key(subscription_id)
-        keep_latest(self.redis, key, self.redis.hlen(key))
+    def _save_new(self, deliveries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Write the deliveries not recorded yet (a notice is pushed once, issue 26: the same
+        delivery id is never queued twice) in one round trip; those written. A subscription's
+        record past DELIVERIES_KEPT and its slack loses its oldest."""
+        pipe = self.redis.pipeline(transaction=False)  # on Cluster, subscriptions in any slot
+        for delivery in deliveries:
+            key = _deliveries_key(delivery["subscription"])
+            pipe.hsetnx(key, delivery["id"], json.dumps(delivery))
+            pipe.hlen(key)
+        replies = pipe.execute()
+        for delivery, length in zip(deliveries, replies[1::2], strict=True):
+            keep_latest(self.redis, _deliveries_key(delivery["subscription"]), length)
+        return [delivery for delivery, written in zip(deliveries, replies[0::2], strict=True)
+                if written]
 
 
 class _NoRedirectSession(requests.Session):

@@ -41,6 +41,14 @@ UNREACHABLE = "no HTTP answer"  # last_error of any failure before the receiver 
 DEADLINE = 10.0
 
 
+def new_delivery(notice: dict[str, Any], owner: str, owner_id: str) -> dict[str, Any]:
+    """A pending delivery of ``notice`` (with its id) to ``owner_id``, a "webhook" or a push
+    "subscription"; its id names both, so one notice is delivered there once."""
+    return {"id": f"{owner_id}-{notice['id']}", owner: owner_id, "kind": notice["kind"],
+            "notice": notice, "status": "pending", "attempts": 0, "created": time.time(),
+            "last_status": None, "last_error": None}
+
+
 def schedule_retry(delivery: dict[str, Any], intervals: tuple[int, ...]) -> float | None:
     """After an attempt: the seconds until a pending delivery's next one (noted in it), or None
     when it is settled or, past its last interval, marked failed. Pushes share it (push.py)."""
@@ -136,10 +144,7 @@ class Webhooks:
         (``hooks``: the player's webhooks, when the caller read them already)."""
         if not self.pushes(notice):
             return
-        deliveries = [{"id": f"{hook['id']}-{notice['id']}", "webhook": hook["id"],
-                       "kind": notice["kind"], "notice": notice, "status": "pending",
-                       "attempts": 0, "created": time.time(), "last_status": None,
-                       "last_error": None}
+        deliveries = [new_delivery(notice, "webhook", hook["id"])
                       for hook in (self.list(player_id) if hooks is None else hooks)
                       if notice["kind"] in hook["events"]]
         if not deliveries:

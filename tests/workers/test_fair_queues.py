@@ -12,6 +12,7 @@ import pytest
 from rq.job import Job, JobStatus
 
 from service.app.application import NoFollowUps
+from service.app.push import PushSubscriptions
 from service.app.webhooks import Webhooks
 from tests.workers.conftest import wait_for
 from tests.workers.test_clocks import _clocked_game, _events
@@ -171,6 +172,33 @@ def test_a_notice_to_five_webhooks_is_written_and_queued_in_a_round_trip_each(
     assert sorted(queued) == sorted((player, hook["id"], f"{hook['id']}-1-0") for hook in hooks)
     for hook in hooks:
         [delivery] = webhooks.deliveries(player, hook["id"])
+        assert delivery["status"] == "pending" and delivery["notice"]["id"] == "1-0"
+
+
+def test_a_notice_to_three_push_subscriptions_is_written_and_queued_in_a_round_trip_each(
+        redis_client, scheduler, monkeypatch):
+    """Pushes are made inline as webhooks are: one pipeline records the deliveries, one
+    ``enqueue_many`` queues them; the same notice again queues nothing (pushed once)."""
+    push = PushSubscriptions(redis_client, scheduler.enqueue_push, allow_http=True,
+                             enqueue_many=scheduler.enqueue_pushes)
+    player = f"p-three-{scheduler.queue.name}"
+    made = [push.register(player, f"http://127.0.0.1:9/push/{n}", "key", "auth", None)
+            for n in range(3)]
+    scheduler.enqueue_push("p0", "ps_0", "d0")  # RQ asks Redis's version once a connection
+    records = push.list(player)  # read with the notice's other reads (Inbox.published)
+    trips = RoundTrips(monkeypatch, redis_client, scheduler.connection)
+    notice = {"id": "1-0", "kind": "your_turn", "game": "loot", "game_id": "g"}
+    assert push.notify(player, notice, records=records) == 3
+    assert trips.sent == ["pipeline", "pipeline"]
+    queued = [Job.fetch(jid, connection=scheduler.connection).args
+              for jid in scheduler.webhook_queue.job_ids[1:]]
+    assert sorted(queued) == sorted((player, sub["id"], f"{sub['id']}-1-0") for sub in made)
+    trips.sent.clear()
+    assert push.notify(player, notice, records=records) == 0
+    assert trips.sent == ["pipeline"]  # recorded already: nothing queued
+    assert len(scheduler.webhook_queue.job_ids) == 4
+    for sub in made:
+        [delivery] = push.deliveries(player, sub["id"])
         assert delivery["status"] == "pending" and delivery["notice"]["id"] == "1-0"
 
 

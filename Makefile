@@ -103,6 +103,7 @@ bench: install
 	$(BIN)/python bench/clock_lateness.py
 	$(BIN)/python bench/replay_and_explain.py
 	$(BIN)/python bench/cluster_scaling.py
+	$(BIN)/python bench/cluster_scaling.py --game loot
 	$(BIN)/python bench/archive_memory.py
 	$(BIN)/python bench/sse_fanout.py
 

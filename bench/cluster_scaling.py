@@ -9,16 +9,24 @@ previous answer, which also says who moves next (tally's legal commands are the 
 seat and turn, so a game reads them once, by a GET before the clock starts). No GET in the
 measured loop unless a move fails.
 
-Prints, per API-process count: moves/s, p50/p99 latency, errors, the CPU the API processes,
-the three Redis nodes and the client spent per request, the cores each kept busy and how busy
-the whole machine was (every process on it, /proc/stat), with the core count and load; then
-whether moves/s rose with each step and, where it stopped, whether the machine's cores were
-all busy. On a machine with few cores the client, the API and Redis share them (and with
-whatever else runs there: under the kernel's autogroup scheduling a ``nice`` process of another
-session takes its share all the same), which bounds the scaling: the figures say so rather than
-hide it. Bounded: about two minutes with the defaults.
+With ``--game loot`` (or ``wotr``, on its ``south`` map) the client is bench/game_client.py
+instead, as bench/real_games.py plays: 2-seat games whose seats each follow their SSE stream
+(``?views=true``) and POST their first legal command when their picture says so, one request a
+move, the other seat learning of it on its stream (issue 29: moves/s per added API process on a
+real game, with its pushes); the rows then add the push latency (the mover's answer -> the other
+seat's stream) and the slowest game's moves, and the CPU is per move.
+
+Prints, per API-process count: moves/s, p50/p99 latency, errors, the CPU the API processes, the
+three Redis nodes and the client spent per request (per move on a real game), the cores each
+kept busy and how busy the whole machine was (every process on it, /proc/stat), with the core
+count and load; then whether moves/s rose with each step and, where it stopped, whether the
+machine's cores were all busy. On a machine with few cores the client, the API and Redis share
+them (and with whatever else runs there: under the kernel's autogroup scheduling a ``nice``
+process of another session takes its share all the same), which bounds the scaling: the figures
+say so rather than hide it. Bounded: about two minutes with the defaults.
 
     python bench/cluster_scaling.py [--processes 1,2,4] [--games 64] [--seconds 15]
+                                    [--game tally|loot|wotr]
 """
 
 from __future__ import annotations
@@ -39,6 +47,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.real_games import client_argv
+from bench.throughput import LoadGen
 from events import embedded_redis
 from tests import unlimited
 from tests.cluster import start_cluster
@@ -219,6 +229,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=int(os.environ.get("BENCH_GAMES", "64")))
     parser.add_argument("--seconds", type=float,
                         default=float(os.environ.get("BENCH_SECONDS", "15")))
+    parser.add_argument("--game", choices=("tally", "loot", "wotr"),
+                        default=os.environ.get("BENCH_GAME", "tally"),
+                        help="tally: POSTs only; loot, wotr: real games with their pushes")
     parser.add_argument("--drive", type=int, metavar="PORT", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.drive:  # the client process
@@ -229,8 +242,10 @@ def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="bench-cluster-"))
     print(f"cores: {os.cpu_count()}   load before: "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"{options.games} concurrent 2-player tally games, {options.seconds:.0f} s measured "
-          f"after {WARMUP:.0f} s of warm-up, one POST a move; store: 3-master Redis Cluster; "
+    shape = ("one POST a move" if options.game == "tally" else
+             "one POST a move, each seat on its SSE stream (bench/game_client.py)")
+    print(f"{options.games} concurrent 2-player {options.game} games, {options.seconds:.0f} s "
+          f"measured after {WARMUP:.0f} s of warm-up, {shape}; store: 3-master Redis Cluster; "
           "queues: plain Redis\n", flush=True)
     cluster = start_cluster(root / "cluster")
     queues = embedded_redis.start(root / "queues", "everysec")
@@ -243,6 +258,11 @@ def main() -> None:
         for count in counts:
             server, port = _serve(count, env)
             try:
+                if options.game != "tally":
+                    result = _real_games(options.game, server, port, redis_pids, options)
+                    rows.append((count, result))
+                    _print_row(count, result, rows[0][1])
+                    continue
                 api_pids = _session_pids(server.pid)
                 api_cpu, redis_cpu = _cpu_seconds(api_pids), _cpu_seconds(redis_pids)
                 began, machine = time.monotonic(), _machine_ticks()
@@ -280,6 +300,35 @@ def main() -> None:
     print(_verdict(rows))
 
 
+def _real_games(game: str, server: subprocess.Popen[bytes], port: int, redis_pids: list[int],
+                options: argparse.Namespace) -> dict[str, Any]:
+    """One window of real ``game`` games against ``server`` (bench/game_client.py, whose games
+    are made and whose streams are opened in its warm-up): the row's figures, CPU per move."""
+    groups = [("api", server.pid), *(("redis", pid) for pid in redis_pids)]
+    client = LoadGen(f"http://127.0.0.1:{port}/v1", "real", server,
+                     client_argv(f"http://127.0.0.1:{port}/v1", game, groups))
+    try:
+        client.ask("setup", options.games)
+        machine = _machine_ticks()
+        run = client.ask("run", options.games, WARMUP, options.seconds)
+        busy, total = (now - then for now, then in zip(_machine_ticks(), machine, strict=True))
+    finally:
+        client.close()
+    moves, seconds = max(run["moves"], 1), run["seconds"]
+    # The machine's ticks span the warm-up too: its share of busy cores, not the window's.
+    cpu = {name: run["cpu_s"].get(name, 0.0) for name in ("api", "redis")}
+    return {"moves": run["moves"], "seconds": seconds, "p50_ms": run["p50_ms"],
+            "p99_ms": run["p99_ms"], "push_p50_ms": run["push_p50_ms"],
+            "push_p99_ms": run["push_p99_ms"], "slowest": run["slowest_game_moves"],
+            "errors": run["error_kinds"] if run["errors"] else {},
+            "api_cpu_ms": 1000 * cpu["api"] / moves, "redis_cpu_ms": 1000 * cpu["redis"] / moves,
+            "client_cpu_ms": 1000 * run["client_cpu_s"] / moves,
+            "cores": {"API": cpu["api"] / seconds, "Redis": cpu["redis"] / seconds,
+                      "client": run["client_cpu_s"] / seconds},
+            "machine_cores": (os.cpu_count() or 1) * busy / max(total, 1),
+            "load": os.getloadavg()[0], "per": "move"}
+
+
 def _verdict(rows: list[tuple[int, dict[str, Any]]]) -> str:
     """Whether moves/s rose with each step in API processes and, where it stopped, why."""
     if len(rows) < 2:
@@ -309,9 +358,13 @@ def _print_row(count: int, result: dict[str, Any], first: dict[str, Any]) -> Non
     detail = f" {result['errors']}" if errors else ""
     print(f"API processes {count}: {rate:7.0f} moves/s ({rate / base:.2f}x of 1)  "
           f"p50 {result['p50_ms']:6.1f} ms  p99 {result['p99_ms']:6.1f} ms  "
-          f"errors {errors}{detail}  CPU/request: API {result['api_cpu_ms']:.2f} ms, "
+          f"errors {errors}{detail}  CPU/{result.get('per', 'request')}: "
+          f"API {result['api_cpu_ms']:.2f} ms, "
           f"Redis {result['redis_cpu_ms']:.2f} ms, client {result['client_cpu_ms']:.2f} ms  "
           f"(load {result['load']:.2f})", flush=True)
+    if "push_p50_ms" in result:
+        print(f"    push p50 {result['push_p50_ms']:.1f} ms  p99 {result['push_p99_ms']:.1f} ms  "
+              f"slowest game {result['slowest']} moves in the window", flush=True)
     cores = result["cores"]
     print(f"    cores busy on average: API {cores['API']:.2f}, Redis {cores['Redis']:.2f}, "
           f"client {cores['client']:.2f}, together {sum(cores.values()):.2f} of "

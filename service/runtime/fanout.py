@@ -47,6 +47,11 @@ from service.runtime import metrics
 log = logging.getLogger(__name__)
 
 BACKLOG = 256  # batches a feed keeps for subscribers that have not taken them yet
+# Batches at the head of a feed that keep what was rendered of them. An older batch keeps its
+# items for a subscriber that falls behind, who renders them again: a game's picture memo holds
+# the whole folded state at that batch, and a ring of them was most of an API process's memory
+# and of what its cyclic collector walked at 1,024 games (issue 29).
+RENDERED_KEPT = 4
 
 P = TypeVar("P")  # a position in a stream: a game version, a notice id
 T = TypeVar("T")  # one item of a stream: a stored event, a notice
@@ -85,6 +90,12 @@ class Batch(Generic[T]):
             if entry is None:
                 entry = self._memo[key] = _Once()
         return entry.get(compute)
+
+    def forget(self) -> None:
+        """Drop what was rendered of this batch: whoever asks again computes it again (a
+        subscriber already computing keeps its own result)."""
+        with self._lock:
+            self._memo = {}
 
 
 @dataclass
@@ -259,6 +270,8 @@ class Fanout:
             with self._lock:
                 feed.seq += 1  # before the event is swapped: see _next
                 feed.batches.append(Batch(items, feed.seq))
+                if len(feed.batches) > RENDERED_KEPT:
+                    feed.batches[-RENDERED_KEPT - 1].forget()
                 feed.position = position
                 changed, feed.changed = feed.changed, threading.Event()
             changed.set()

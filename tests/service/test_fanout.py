@@ -302,3 +302,32 @@ def test_a_rendering_is_made_once_per_key_and_shared(store, game_id):
     assert [batch.once(v, lambda v=v: render(v)) for v in (0, 1, 0, SPECTATOR, 1)] == [
         "seen by 0", "seen by 1", "seen by 0", "seen by spectator", "seen by 1"]
     assert made == [0, 1, SPECTATOR]
+
+
+def test_only_a_feeds_newest_batches_keep_what_was_rendered_of_them(store, game_id):
+    """A game's picture memo holds its whole folded state: a ring of 256 of them per followed
+    game made most of an API process's memory at 1,024 games (issue 29). Older batches keep
+    their events for a subscriber who falls behind, who renders them again."""
+    hub = Fanout(block_ms=100)
+    _start(store, game_id)
+    pace, slow = _follow(hub, store, game_id, 1), _follow(hub, store, game_id, 1)
+    assert next(pace) is None and next(slow) is None
+    rendered: list[fanout.Batch] = []
+    for version in range(1, 3 + fanout.RENDERED_KEPT):
+        store.append(game_id, version, [NewEvent("tick", {"n": version + 1})])
+        batch = _next_batch(pace)
+        assert batch.once("state", lambda v=version: {"folded at": v}) == {"folded at": version}
+        rendered.append(batch)
+    computed: list[int] = []
+
+    def fold_again(version: int) -> dict:
+        computed.append(version)
+        return {"folded at": version}
+
+    for version, batch in enumerate(rendered, start=1):
+        assert _next_batch(slow) is batch  # the slow subscriber still gets every event
+        assert batch.once("state", lambda v=version: fold_again(v)) == {"folded at": version}
+    dropped = len(rendered) - fanout.RENDERED_KEPT
+    assert computed == list(range(1, dropped + 1)), "only the old ones rendered again"
+    pace.close()
+    slow.close()

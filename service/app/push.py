@@ -27,10 +27,11 @@ from service.app.errors import BadRequest, NotFound
 from service.app.webhooks import (
     DELIVERIES_KEPT,
     UNREACHABLE,
-    keep_latest,
     names_internal_host,
     new_delivery,
+    queue_first_attempts,
     resolve,
+    save_deliveries,
     schedule_retry,
 )
 
@@ -199,14 +200,11 @@ class PushSubscriptions:
             return 0
         # Written, then queued, in a round trip each, as webhooks' are: this runs inline in
         # whatever caused the notice (a move's request, a bot's turn in the clocks' worker).
-        fresh = self._save_new(deliveries)
-        jobs = [(player_id, delivery["subscription"], delivery["id"]) for delivery in fresh]
-        if jobs and self.enqueue_many is not None:
-            self.enqueue_many(jobs)
-        else:
-            for job in jobs:
-                self.enqueue(*job)
-        return len(jobs)
+        fresh = save_deliveries(self.redis, deliveries, "subscription", _deliveries_key,
+                                only_new=True)
+        queue_first_attempts([(player_id, d["subscription"], d["id"]) for d in fresh],
+                             self.enqueue_many, self.enqueue)
+        return len(fresh)
 
     def deliver(self, player_id: str, subscription_id: str, delivery_id: str) -> float | None:
         """Attempt one push: None when done (delivered, failed for good, or the subscription
@@ -284,21 +282,6 @@ class PushSubscriptions:
                            "You have no push subscription {subscription_id}.",
                            params={"subscription_id": subscription_id})
         return json.loads(raw)
-
-    def _save_new(self, deliveries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Write the deliveries not recorded yet (a notice is pushed once, issue 26: the same
-        delivery id is never queued twice) in one round trip; those written. A subscription's
-        record past DELIVERIES_KEPT and its slack loses its oldest."""
-        pipe = self.redis.pipeline(transaction=False)  # on Cluster, subscriptions in any slot
-        for delivery in deliveries:
-            key = _deliveries_key(delivery["subscription"])
-            pipe.hsetnx(key, delivery["id"], json.dumps(delivery))
-            pipe.hlen(key)
-        replies = pipe.execute()
-        for delivery, length in zip(deliveries, replies[1::2], strict=True):
-            keep_latest(self.redis, _deliveries_key(delivery["subscription"]), length)
-        return [delivery for delivery, written in zip(deliveries, replies[0::2], strict=True)
-                if written]
 
 
 class _NoRedirectSession(requests.Session):

@@ -21,6 +21,7 @@ import logging
 import secrets
 import socket
 import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlparse
 
@@ -32,7 +33,7 @@ log = logging.getLogger(__name__)
 PUSHED = KINDS  # every notice kind reaches webhooks (issue 26)
 MAX_WEBHOOKS = 5  # per player
 DELIVERIES_KEPT = 100  # per webhook (and push subscription), listed
-DELIVERIES_SLACK = 20  # more kept until the record is cut back (keep_latest)
+DELIVERIES_SLACK = 20  # more kept until the record is cut back (_keep_latest)
 RETRY_INTERVALS = (5, 30, 120, 600, 1800)  # seconds between attempts after a failure
 TIMEOUT = 5.0  # seconds for the receiver to answer
 UNREACHABLE = "no HTTP answer"  # last_error of any failure before the receiver answered
@@ -151,13 +152,9 @@ class Webhooks:
             return
         # Written, then queued, in a round trip each: this runs inline in whatever caused the
         # notice (a move's request, a bot's turn in the clocks' worker).
-        self._save_all(deliveries)
-        jobs = [(player_id, delivery["webhook"], delivery["id"]) for delivery in deliveries]
-        if self.enqueue_many is not None:
-            self.enqueue_many(jobs)
-        else:
-            for job in jobs:
-                self.enqueue(*job)
+        save_deliveries(self.redis, deliveries, "webhook", _deliveries_key)
+        queue_first_attempts([(player_id, d["webhook"], d["id"]) for d in deliveries],
+                             self.enqueue_many, self.enqueue)
 
     def deliver(self, player_id: str, webhook_id: str, delivery_id: str,
                 now: float | None = None) -> float | None:
@@ -224,32 +221,50 @@ class Webhooks:
         return hook if with_secret else _public(hook)
 
     def _save(self, delivery: dict[str, Any]) -> None:
-        self._save_all([delivery])
-
-    def _save_all(self, deliveries: list[dict[str, Any]]) -> None:
-        """Write the deliveries' records in one round trip; a webhook's past DELIVERIES_KEPT
-        and DELIVERIES_SLACK more loses its oldest."""
-        pipe = self.redis.pipeline(transaction=False)  # on Cluster, webhooks in any slot
-        for delivery in deliveries:
-            key = _deliveries_key(delivery["webhook"])
-            pipe.hset(key, delivery["id"], json.dumps(delivery))
-            pipe.hlen(key)
-        lengths = pipe.execute()[1::2]
-        for delivery, length in zip(deliveries, lengths, strict=True):
-            keep_latest(self.redis, _deliveries_key(delivery["webhook"]), length)
+        save_deliveries(self.redis, [delivery], "webhook", _deliveries_key)
 
 
-def keep_latest(client: Any, key: str, length: int) -> None:
-    """A record of deliveries (a hash of JSON by delivery id) of ``length`` entries, cut back
-    to its DELIVERIES_KEPT newest once it holds DELIVERIES_SLACK more: cutting it at every
-    notice read, parsed and sorted its hundred deliveries each time, inline in the notice's
-    maker. Webhooks and push subscriptions keep theirs so."""
+def save_deliveries(client: Any, deliveries: list[dict[str, Any]], owner: str,
+                    key_of: Callable[[str], str], only_new: bool = False) -> list[dict[str, Any]]:
+    """Write the deliveries' records (each in ``key_of(delivery[owner])``, a hash of JSON by
+    delivery id) in one round trip, or with ``only_new`` those not recorded yet (a notice goes
+    once); the deliveries written. Webhooks and push subscriptions keep theirs so."""
+    pipe = client.pipeline(transaction=False)  # on Cluster, records in any slot
+    for delivery in deliveries:
+        key = key_of(delivery[owner])
+        write = pipe.hsetnx if only_new else pipe.hset
+        write(key, delivery["id"], json.dumps(delivery))
+        pipe.hlen(key)
+    replies = pipe.execute()
+    for delivery, length in zip(deliveries, replies[1::2], strict=True):
+        _keep_latest(client, key_of(delivery[owner]), length)
+    return [delivery for delivery, written in zip(deliveries, replies[0::2], strict=True)
+            if written or not only_new]
+
+
+def _keep_latest(client: Any, key: str, length: int) -> None:
+    """A record of ``length`` deliveries cut back to its DELIVERIES_KEPT newest once it holds
+    DELIVERIES_SLACK more: cutting it at every notice read, parsed and sorted its hundred
+    deliveries each time, inline in the notice's maker."""
     if length <= DELIVERIES_KEPT + DELIVERIES_SLACK:
         return
     oldest = sorted(((json.loads(v)["created"], k) for k, v in
                      client.hgetall(key).items()))[:-DELIVERIES_KEPT]
     if oldest:
         client.hdel(key, *(k for _, k in oldest))
+
+
+def queue_first_attempts(jobs: list[tuple[str, str, str]], enqueue_many: Any,
+                         enqueue: Any) -> None:
+    """Queue the first attempt of each delivery job (player, webhook or subscription,
+    delivery): all in one go through ``enqueue_many`` when there is one, else one by one."""
+    if not jobs:
+        return
+    if enqueue_many is not None:
+        enqueue_many(jobs)
+        return
+    for job in jobs:
+        enqueue(*job)
 
 
 def _public(hook: dict[str, Any]) -> dict[str, Any]:

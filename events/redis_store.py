@@ -173,7 +173,23 @@ _CLUSTER_OWN_KEYS = frozenset({"host", "port", "db", "retry", "connection_pool"}
 
 def blocking_client(client: RedisClient) -> RedisClient:
     """A client on ``client``'s server(s) for blocking reads, with a pool of its own."""
-    options = client_options(blocking=True)
+    return _own_pool_client(client, client_options(blocking=True))
+
+
+SIDE_POOL_SIZE = 4
+
+
+def side_client(client: RedisClient) -> RedisClient:
+    """A client on ``client``'s server(s) with a small pool of its own, for a process's own
+    upkeep done in the background (re-checking its cached tokens): it never queues behind the
+    requests in flight for the ordinary pool, which under a full load is a second or more."""
+    options = client_options()
+    options["max_connections"] = SIDE_POOL_SIZE
+    return _own_pool_client(client, options)
+
+
+def _own_pool_client(client: RedisClient, options: dict[str, Any]) -> RedisClient:
+    """A client on ``client``'s server(s) with ``options`` and a pool of its own."""
     if isinstance(client, RedisCluster):
         # The nodes' connection settings (password, TLS...), less what RedisCluster refuses.
         kwargs = {k: v for k, v in client.nodes_manager.connection_kwargs.items()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import secrets
 import threading
 import time
@@ -13,6 +14,8 @@ from typing import Any
 import redis
 
 from service.app.errors import BadRequest, NotFound, Unauthorized
+
+log = logging.getLogger(__name__)
 
 ROLES = frozenset({"auditor"})
 
@@ -27,7 +30,10 @@ TOKEN_CACHE_SECONDS = 10.0
 # When one token's check is due, every token in use that was checked at least this long ago is
 # checked again in the same round trip: with many players, a process then re-checks its tokens
 # a few at a time in one pipeline every few seconds, not one round trip per token and request.
-TOKEN_RECHECK_SECONDS = TOKEN_CACHE_SECONDS / 2
+# (A quarter of the cache's life: a stream's check wants its token checked within half of it.)
+TOKEN_RECHECK_SECONDS = TOKEN_CACHE_SECONDS / 4
+# A background re-check starts at most this often (each covers every token then half-way due).
+REFRESH_SPACING_SECONDS = 1.0
 # How long a caller whose token is due waits for the re-check under way (it waits for a Redis
 # connection like any request) before checking its token alone.
 RECHECK_WAIT_SECONDS = 10.0
@@ -66,13 +72,17 @@ def _public_token(record: dict[str, Any]) -> dict[str, Any]:
 
 
 class Accounts:
-    def __init__(self, client: redis.Redis):
+    def __init__(self, client: redis.Redis, side: redis.Redis | None = None):
         self.redis = client
+        # Token re-checks go through ``side`` (events.redis_store.side_client): they never wait
+        # behind the moves in flight for the ordinary pool.
+        self.side = side or client
         # token hash -> (player, cached at): saves two round trips per request; a revoked
         # token stops working within TOKEN_CACHE_SECONDS.
         self._tokens: dict[str, tuple[dict[str, Any], float]] = {}
         self._used: dict[str, float] = {}  # token hash -> last used (monotonic)
         self._recheck_under_way: threading.Event | None = None  # set when it is done
+        self._refreshed_at = float("-inf")  # when the last background re-check started
         self._names: dict[str, str] = {}
         self._players: dict[str, dict[str, Any]] = {}
         self._locales: dict[str, tuple[str | None, float]] = {}  # player -> (locale, read at)
@@ -197,6 +207,8 @@ class Accounts:
             self._used[key] = now
             fresh_for = min(max_age, TOKEN_CACHE_SECONDS)
             if now - cached[1] < fresh_for:
+                if now - cached[1] >= fresh_for / 2:
+                    self._refresh_ahead(now)
                 return cached[0]
             self._recheck_or_wait(now)
             cached = self._tokens.get(key)
@@ -212,6 +224,27 @@ class Accounts:
         self._tokens[key] = (player, now)
         return player
 
+    def _refresh_ahead(self, now: float) -> None:
+        """Re-check the tokens half-way due in the background, while their cache still
+        answers: nobody waits for it. At 1,024 games a process's streams came due together and
+        each waited for the re-check, queued for a Redis connection behind every move in
+        flight (a second or more when saturated), before writing its push (issue 29)."""
+        if (self._recheck_under_way is not None
+                or now - self._refreshed_at < REFRESH_SPACING_SECONDS):
+            return
+        self._refreshed_at = now
+        done = self._recheck_under_way = threading.Event()  # before the thread: one at a time
+        threading.Thread(target=self._recheck_quietly, args=(now, done), daemon=True,
+                         name="token re-check").start()
+
+    def _recheck_quietly(self, now: float, done: threading.Event) -> None:
+        """A background re-check: on a Redis error the tokens stay as they were, and a caller
+        whose token comes due checks it as before."""
+        try:
+            self._recheck(now, done)
+        except redis.RedisError:
+            log.warning("background re-check of tokens failed", exc_info=True)
+
     def _recheck_or_wait(self, now: float) -> None:
         """Re-check the tokens due, or wait for the re-check under way, whose answer covers
         every token due when it began. At 1,024 games a process's streams come due together,
@@ -223,19 +256,27 @@ class Accounts:
         else:
             under_way.wait(RECHECK_WAIT_SECONDS)  # then a token it did not cover goes alone
 
-    def _recheck(self, now: float) -> None:
+    def _recheck(self, now: float, done: threading.Event | None = None) -> None:
         """Check again, in one pipeline, every cached token used since its last check that is
         at least TOKEN_RECHECK_SECONDS old (a due one among them): keep those still pointing at
         their player as checked ``now`` (before the read), forget the others. One at a time:
-        callers whose token is due meanwhile wait for it (``_recheck_or_wait``)."""
+        callers whose token is due meanwhile wait for it (``_recheck_or_wait``). The languages
+        of their players read here before go in the same round trip, so a player's request
+        does not read it again in line."""
         due = [key for key, (_, checked) in list(self._tokens.items())
                if now - checked >= TOKEN_RECHECK_SECONDS and self._used.get(key, 0.0) > checked]
-        done = self._recheck_under_way = threading.Event()
+        owners = {cached[0]["id"] for key in due if (cached := self._tokens.get(key))}
+        speakers = [player_id for player_id in owners if player_id in self._locales]
+        done = self._recheck_under_way = done or threading.Event()
         try:
-            pipe = self.redis.pipeline(transaction=False)  # GETs: on Cluster, keys in any slot
+            pipe = self.side.pipeline(transaction=False)  # on Cluster, keys in any slot
             for key in due:
                 pipe.get(key)
-            self._checked(due, pipe.execute(), now)
+            for player_id in speakers:
+                pipe.hget(f"players:{player_id}", "locale")
+            found = pipe.execute()
+            self._checked(due, found[:len(due)], now)
+            self._locales_read(speakers, found[len(due):], now)
         finally:
             self._recheck_under_way = None
             done.set()
@@ -286,6 +327,13 @@ class Accounts:
             self._locales.clear()
         self._locales[player_id] = (chosen, now)
         return chosen
+
+    def _locales_read(self, player_ids: list[str], found: list[Any], now: float) -> None:
+        """Keep the languages read ``now`` (a change made here since stays)."""
+        for player_id, raw in zip(player_ids, found, strict=True):
+            cached = self._locales.get(player_id)
+            if cached is not None and cached[1] <= now:
+                self._locales[player_id] = (_text(raw) if raw else None, now)
 
     def set_locale(self, player_id: str, locale: str | None) -> None:
         """Choose (or, with None, forget) the player's language; ``locale`` is a supported one."""

@@ -84,7 +84,7 @@ class App(Flask):
 def create_app(config: Config | None = None, followups: Any = None,
                redis_client: Any = None, **service_options: Any) -> Flask:
     """The Flask app over one Redis (the embedded one unless ``config.redis_url`` is set)."""
-    from events.redis_store import RedisEventStore, blocking_client, connect
+    from events.redis_store import RedisEventStore, blocking_client, connect, side_client
 
     config = config or Config.from_env()
     if redis_client is None:
@@ -117,7 +117,7 @@ def create_app(config: Config | None = None, followups: Any = None,
                                                                   blocking)
     service = GameService(store, followups=followups, lobby=lobby, inbox=inbox,
                           **service_options)
-    accounts = Accounts(redis_client)
+    accounts = Accounts(redis_client, side=side_client(redis_client))
     app.extensions["tablestream"] = Tablestream(config, service, accounts, lobby,
                                                 RateLimiter(config.rate_limit_per_second),
                                                 Quotas.from_config(config, redis_client),

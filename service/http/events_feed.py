@@ -172,9 +172,9 @@ def _follow(service, game, game_id: str, viewer, after: int, end: int, watch: To
             if watch.ended():
                 yield TOKEN_ENDED
                 return
-            if presence is not None:
-                presence.renew()
             if batch is None:
+                if presence is not None:
+                    presence.renew()
                 if watch.keep_alive_due():
                     yield KEEP_ALIVE
                 continue
@@ -192,6 +192,10 @@ def _follow(service, game, game_id: str, viewer, after: int, end: int, watch: To
             yield text  # one write a batch: with 1,000 subscribers the writes are the cost
             if over:
                 return
+            if presence is not None:
+                # After the push, not before: the renewal's round trip waits its turn for a
+                # Redis connection, which at 1,024 games is a second behind the moves.
+                presence.renew()
 
 
 class Presence:

@@ -9,12 +9,16 @@ from typing import Any
 
 from service.app.errors import Unauthorized
 
-# A stream's token is checked again at the first batch or wake-up this long after its last
-# check, and a check may be answered from the process's token cache when that is younger than
-# this (one pipelined round trip for all of a process's due tokens, service.app.accounts): a
-# revocation elsewhere ends the stream within twice this.
-TOKEN_CHECK_SECONDS = 5.0
-STREAM_TOKEN_SECONDS = 2 * TOKEN_CHECK_SECONDS
+# A revocation elsewhere ends the stream within STREAM_TOKEN_SECONDS: its token is checked
+# again at the first batch or wake-up TOKEN_CHECK_SECONDS after its last check, and a check
+# may be answered from the process's token cache when that is younger than TOKEN_CACHE_AGE
+# (the cache re-checks its tokens in the background, one pipelined round trip for all of a
+# process's tokens half-way there: service.app.accounts). The long cache and the short check
+# leave a re-check seconds to come back: at 1,024 games a stream whose cached check was a
+# little too old waited for a re-check queued behind the moves, before its push (issue 29).
+STREAM_TOKEN_SECONDS = 10.0
+TOKEN_CHECK_SECONDS = STREAM_TOKEN_SECONDS / 4
+TOKEN_CACHE_AGE = STREAM_TOKEN_SECONDS - TOKEN_CHECK_SECONDS
 # The stream's last words when its token stopped working (a comment: EventSource ignores it;
 # its reconnection gets the 401 that says why).
 TOKEN_ENDED = b": token no longer valid\n\n"
@@ -48,7 +52,7 @@ class TokenWatch:
             return False
         self.checked = now
         try:
-            player = self.accounts.authenticate(self.token, max_age=TOKEN_CHECK_SECONDS)
+            player = self.accounts.authenticate(self.token, max_age=TOKEN_CACHE_AGE)
         except Unauthorized:
             return True
         return player["id"] != self.player_id

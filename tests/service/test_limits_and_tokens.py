@@ -169,7 +169,8 @@ def test_tokens_are_stored_only_as_hashes(api, redis_client):
 def test_tokens_in_use_are_checked_again_together_and_a_revoked_one_stops(redis_client,
                                                                           monkeypatch):
     """A process re-checks the tokens it caches (another process may revoke one, issue 13): when
-    one is due, every token used since its check and half-way due goes in the same round trip."""
+    one is due, every token used since its check and at least TOKEN_RECHECK_SECONDS old goes in
+    the same round trip."""
     from service.app import accounts as module
 
     now = [1000.0]
@@ -179,7 +180,7 @@ def test_tokens_in_use_are_checked_again_together_and_a_revoked_one_stops(redis_
     (cid, cid_token) = here.create("cid")
     for token in (ann_token, bob_token, cid_token):
         here.authenticate(token)  # each checked at 1000
-    now[0] += 6
+    now[0] += 4  # past TOKEN_RECHECK_SECONDS, short of half the cache's life (no refresh yet)
     here.authenticate(ann_token)  # used since its check: bob's and cid's are not
     here.authenticate(bob_token)
     [bobs] = there.tokens(bob["id"])
@@ -217,7 +218,7 @@ def test_a_token_due_while_a_recheck_is_under_way_waits_for_it_instead_of_asking
     (ann, ann_token), (bob, bob_token) = here.create("ann"), here.create("bob")
     here.authenticate(ann_token)
     here.authenticate(bob_token)
-    now[0] += 6
+    now[0] += 4
     here.authenticate(ann_token)  # both used since their check: both go in the next re-check
     here.authenticate(bob_token)
     now[0] = 1000 + module.TOKEN_CACHE_SECONDS
@@ -255,3 +256,68 @@ def test_a_token_due_while_a_recheck_is_under_way_waits_for_it_instead_of_asking
     second.join(10)
     assert found == {"ann": ann["id"], "bob": bob["id"]}
     assert gets == []  # one round trip for both
+
+
+def test_a_token_half_way_due_is_rechecked_in_the_background_while_its_cache_answers(
+        redis_client, monkeypatch):
+    """Issue 29: at 1,024 games every stream and move whose cached check came due waited for a
+    re-check queued behind the moves in flight. Half-way through its cache's life a token is
+    re-checked in the background, on a side connection of the process's own, with its
+    player's language: the caller is answered from the cache meanwhile, and a token revoked
+    elsewhere is forgotten all the same."""
+    from events.redis_store import side_client
+    from service.app import accounts as module
+
+    now = [1000.0]
+    monkeypatch.setattr(module.time, "monotonic", lambda: now[0])
+    side = side_client(redis_client)
+    here, there = module.Accounts(redis_client, side=side), module.Accounts(redis_client)
+    (ann, ann_token), (bob, bob_token) = here.create("ann"), here.create("bob")
+    here.authenticate(ann_token)
+    here.authenticate(bob_token)
+    here.set_locale(ann["id"], "ko")
+    now[0] += 3
+    here.authenticate(bob_token)  # used since its check, not half-way due: no re-check yet
+    now[0] += 3
+    [bobs] = there.tokens(bob["id"])
+    there.revoke_token(bob["id"], bobs["id"])  # another process
+    there.set_locale(ann["id"], "en")
+    gate, waiting = threading.Event(), threading.Event()
+    real = side.pipeline
+
+    class HeldPipeline:
+        """The background re-check's pipeline, held until the gate opens."""
+
+        def __init__(self):
+            self.pipe = real(transaction=False)
+
+        def __getattr__(self, name):
+            return getattr(self.pipe, name)
+
+        def execute(self):
+            waiting.set()
+            assert gate.wait(10)
+            return self.pipe.execute()
+
+    monkeypatch.setattr(side, "pipeline", lambda *a, **k: HeldPipeline())
+    for name in ("pipeline", "get", "hget", "hgetall"):  # the moves' pool is not used
+        monkeypatch.setattr(redis_client, name, lambda *a, _name=name, **k: pytest.fail(_name))
+    found: dict[str, str] = {}
+    caller = threading.Thread(target=lambda: found.update(ann=here.authenticate(ann_token)["id"]))
+    caller.start()
+    caller.join(5)
+    assert found == {"ann": ann["id"]}  # answered from the cache, the re-check still held
+    assert waiting.wait(5)
+    assert here.authenticate(bob_token)["id"] == bob["id"]  # still within its cache's life
+    gate.set()
+    for _ in range(500):
+        if module._token_key(bob_token) not in here._tokens:
+            break
+        threading.Event().wait(0.01)
+    assert module._token_key(bob_token) not in here._tokens  # revoked: forgotten
+    assert here._tokens[module._token_key(ann_token)][1] == now[0]
+    assert here.locale(ann["id"]) == "en"  # read with the tokens: no round trip
+    monkeypatch.undo()
+    monkeypatch.setattr(module.time, "monotonic", lambda: now[0])
+    with pytest.raises(module.Unauthorized):
+        here.authenticate(bob_token)

@@ -291,12 +291,15 @@ class HeldStream:
         return self
 
     def __next__(self) -> Any:
+        # Renewed once the last chunk is written, before waiting for the next, never between a
+        # chunk and its write: the renewal waits its turn for a Redis connection, which at
+        # 1,024 games is a second behind the moves, and held up one push in sixteen (issue 29).
+        self.slot.renew_if_due()
         try:
             chunk = next(self.stream)
         except BaseException:
             self.close()
             raise
-        self.slot.renew_if_due()
         return chunk
 
     def close(self) -> None:

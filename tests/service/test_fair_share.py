@@ -208,6 +208,34 @@ def test_the_lease_of_a_stream_whose_process_died_runs_out(redis_client):
     other.take(None, address).release()
 
 
+def test_a_stream_renews_its_lease_after_writing_a_chunk_not_between_the_chunk_and_its_write():
+    """The renewal is a Redis round trip that waits its turn for a connection (a second
+    behind the moves at 1,024 games): made between taking a chunk and handing it to the
+    writer, it held up that push (issue 29)."""
+    from service.app.limiter import HeldStream
+
+    happened: list[str] = []
+
+    class Slot:
+        def renew_if_due(self) -> None:
+            happened.append("renew")
+
+        def release(self) -> None:
+            happened.append("release")
+
+    def stream():
+        for chunk in (b"a", b"b"):
+            happened.append(f"made {chunk.decode()}")
+            yield chunk
+
+    held = HeldStream(Slot(), stream())  # type: ignore[arg-type]
+    assert next(held) == b"a" and happened[-1] == "made a"  # handed on at once
+    assert next(held) == b"b" and happened == ["renew", "made a", "renew", "made b"]
+    with pytest.raises(StopIteration):
+        next(held)
+    assert happened[-1] == "release"
+
+
 # --- reads by cost (item 5) ---------------------------------------------------------------------
 
 def _long_game(api: Api, moves: int) -> tuple[str, list]:

@@ -10,10 +10,11 @@ like bench/loadgen.py, whose connection, window and /proc CPU reading it reuses:
 
 Measured per window: moves (accepted POSTs), their latency (POST sent -> answer read), the push
 latency (the mover's answer read -> the other seat's stream delivers that version), the slowest
-game's moves, and the CPU time of each group of server processes (``--group NAME=PID``,
-repeatable: each PID's whole process tree, read from /proc; a pid also in an earlier group's tree
-is counted there only). A game that ends is replaced by a new one at once (its creation is
-counted apart, as ``games_started``).
+game's moves (of the games in play when the window began; and the slowest table's, whose game
+may have ended and been replaced in it), and the CPU time of each group of server processes
+(``--group NAME=PID``, repeatable: each PID's whole process tree, read from /proc; a pid also in
+an earlier group's tree is counted there only). A game that ends is replaced by a new one at
+once (its creation is counted apart, as ``games_started``).
 
 Driven over stdin like loadgen.py, one JSON line per command:
 
@@ -168,6 +169,9 @@ class Table:
     game_id: str = ""
     acked: dict[int, tuple[int, float]] = field(default_factory=dict)  # version -> (seat, t)
     moves: int = 0  # in the measured window
+    # The moves in the window of the game in play when it began, once that game has ended in it
+    # (None: it has not): a game started in the window is not the one measured.
+    first_game_moves: int | None = None
     made: int = 0  # ever
     pushed: bool = False  # a stream has delivered a move (of any of its games): ever
     busy: bool = False  # a seat's move may be in flight
@@ -212,6 +216,8 @@ class Client:
 
     async def new_game(self, table: Table) -> None:
         """Seat 0 creates the game, seat 1 joins, seat 0 starts it; both follow it."""
+        if self.window.measuring and table.first_game_moves is None:
+            table.first_game_moves = table.moves
         a, b = table.seats
         p = self.prefix
         status, body = await a.conn.request("POST", f"{p}/games", dumps(
@@ -364,7 +370,7 @@ class Client:
         warm_s = time.perf_counter() - warm_started
         unwarmed = sum(not (t.made and t.pushed) for t in tables)
         for table in tables:
-            table.moves = 0
+            table.moves, table.first_game_moves = 0, None
         cpu_before, client_before = group_cpu(self.groups), own_cpu()
         started = time.perf_counter()
         window.measuring = True
@@ -383,7 +389,13 @@ class Client:
                 "unwarmed": unwarmed,
                 "p50_ms": _pct(latencies, 0.50) * 1000, "p99_ms": _pct(latencies, 0.99) * 1000,
                 "push_p50_ms": _pct(pushes, 0.50) * 1000, "push_p99_ms": _pct(pushes, 0.99) * 1000,
-                "pushes": len(pushes), "slowest_game_moves": min(t.moves for t in tables),
+                "pushes": len(pushes),
+                # Every game in play when the window began, by its moves in the window (one
+                # that ended in it made its last move there), and every table, whose game may
+                # have ended and been replaced by one still starting when the window closed.
+                "slowest_game_moves": min(t.moves if t.first_game_moves is None
+                                          else t.first_game_moves for t in tables),
+                "slowest_table_moves": min(t.moves for t in tables),
                 "games_started": window.games_started,
                 "games_finished": window.games_finished,
                 "cpu_s": {name: cpu_after.get(name, 0.0) - cpu_before.get(name, 0.0)

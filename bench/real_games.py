@@ -12,7 +12,9 @@ game and level:
   over its bare window, measured in ABBA order as bench/throughput.py does);
 - p50/p99 move latency (POST -> answer) and push latency (the mover's answer read -> the other
   seat's stream delivers that version);
-- the slowest game's moves in a window (0: a game starved), games finished and replaced;
+- the slowest game's moves in a window (0: a game starved; of the games in play when it began)
+  and the slowest table's (whose game may have ended in it, the next one still starting), games
+  finished and replaced;
 - CPU per move split by process: API (serve and its gunicorn processes), Redis, workers (RQ),
   from /proc before and after each window; bare's is its gunicorn processes + the same Redis.
 
@@ -102,6 +104,7 @@ def measure(game: str, bare_gen: LoadGen, real: LoadGen) -> list[dict[str, Any]]
             **{key: median(reals, key) for key in
                ("p50_ms", "p99_ms", "push_p50_ms", "push_p99_ms")},
             "slowest_game_moves": min(r["slowest_game_moves"] for r in reals),
+            "slowest_table_moves": min(r["slowest_table_moves"] for r in reals),
             "games_finished": sum(r["games_finished"] for r in reals),
             "errors": sum(r["errors"] for r in reals), "error_kinds": kinds,
             "unwarmed": max(r["unwarmed"] for r in reals),
@@ -120,13 +123,15 @@ def report(levels: list[dict[str, Any]]) -> None:
           "games summed; CPU per move in ms (server = API + Redis + workers; bare = its app + "
           "Redis)")
     print(f"  {'game':<6}{'games':>6}{'moves/s':>9}{'x bare':>7}{'(min-max)':>12}{'p50':>8}"
-          f"{'p99':>8}{'push50':>8}{'push99':>8}{'slowest':>8}{'done':>6}{'err':>5}{'api':>7}"
+          f"{'p99':>8}{'push50':>8}{'push99':>8}{'slowest':>8}{'table':>6}{'done':>6}{'err':>5}"
+          f"{'api':>7}"
           f"{'redis':>7}{'wrk':>7}{'server':>8}{'bare':>7}{'client':>8}")
     for r in levels:
         print(f"  {r['game']:<6}{r['games']:>6}{r['moves_per_s']:>9.0f}{r['ratio']:>7.2f}"
               f"{min(r['ratios']):>6.2f}-{max(r['ratios']):<5.2f}{r['p50_ms']:>8.1f}"
               f"{r['p99_ms']:>8.1f}{r['push_p50_ms']:>8.1f}{r['push_p99_ms']:>8.1f}"
-              f"{r['slowest_game_moves']:>8}{r['games_finished']:>6}{r['errors']:>5}"
+              f"{r['slowest_game_moves']:>8}{r['slowest_table_moves']:>6}"
+              f"{r['games_finished']:>6}{r['errors']:>5}"
               f"{r['api_ms']:>7.2f}{r['redis_ms']:>7.2f}{r['workers_ms']:>7.2f}"
               f"{r['server_ms']:>8.2f}{r['bare_server_ms']:>7.2f}{r['client_ms']:>8.2f}")
         if r["error_kinds"]:
@@ -135,8 +140,10 @@ def report(levels: list[dict[str, Any]]) -> None:
             print(f"    {r['unwarmed']} games had not both moved and heard a move on a stream "
                   f"after {r['warm_s']:.0f} s of warm-up: this level's figures are not a "
                   "steady state")
-    print("  (latencies in ms; slowest: the fewest moves any one game made in a window; done: "
-          "games finished and replaced by new ones)")
+    print("  (latencies in ms; slowest: the fewest moves any one game in play when a window "
+          "began made in it; table: the same of a table, whose game may have ended in the "
+          "window and the next one still be starting; done: games finished and replaced by new "
+          "ones)")
     starts = ", ".join(f"{r['game']} {r['games']}: {r['warm_s']:.1f} s" for r in levels)
     print("  (each level's first round starts its new games and opens their streams in its "
           "warm-up, which ends once every game has moved and heard a move on a stream; the "

@@ -30,7 +30,9 @@ def test_bench_game_client_plays_loot_moves_and_each_seat_is_told_of_the_others(
     result = asyncio.run(play())
     assert result["errors"] == 0, result["error_kinds"]
     assert result["moves"] >= 2
-    assert result["slowest_game_moves"] == result["moves"]  # the one game made them all
+    if not result["games_finished"]:
+        assert result["slowest_game_moves"] == result["moves"]  # the one game made them all
+    assert result["slowest_table_moves"] == result["moves"]
     assert result["pushes"] >= 1  # the other seat's stream delivered a move it did not make
     assert 0 < result["push_p50_ms"] < 30_000
     assert result["p50_ms"] > 0

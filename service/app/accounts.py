@@ -252,22 +252,22 @@ class Accounts:
         a second each sent a GET of their own and queued for a connection too."""
         under_way = self._recheck_under_way
         if under_way is None:
-            self._recheck(now)
+            self._recheck(now, threading.Event())
         else:
             under_way.wait(RECHECK_WAIT_SECONDS)  # then a token it did not cover goes alone
 
-    def _recheck(self, now: float, done: threading.Event | None = None) -> None:
+    def _recheck(self, now: float, done: threading.Event) -> None:
         """Check again, in one pipeline, every cached token used since its last check that is
         at least TOKEN_RECHECK_SECONDS old (a due one among them): keep those still pointing at
         their player as checked ``now`` (before the read), forget the others. One at a time:
-        callers whose token is due meanwhile wait for it (``_recheck_or_wait``). The languages
+        callers whose token is due meanwhile wait for ``done`` (``_recheck_or_wait``). The languages
         of their players read here before go in the same round trip, so a player's request
         does not read it again in line."""
         due = [key for key, (_, checked) in list(self._tokens.items())
                if now - checked >= TOKEN_RECHECK_SECONDS and self._used.get(key, 0.0) > checked]
         owners = {cached[0]["id"] for key in due if (cached := self._tokens.get(key))}
         speakers = [player_id for player_id in owners if player_id in self._locales]
-        done = self._recheck_under_way = done or threading.Event()
+        self._recheck_under_way = done
         try:
             pipe = self.side.pipeline(transaction=False)  # on Cluster, keys in any slot
             for key in due:

@@ -166,6 +166,22 @@ def test_tokens_are_stored_only_as_hashes(api, redis_client):
         assert token not in json.dumps(value), key
 
 
+class HeldPipeline:
+    """A token re-check's pipeline, held until ``gate`` opens (a connection long to come);
+    ``waiting`` is set once the re-check asks for its answer."""
+
+    def __init__(self, pipe, gate: threading.Event, waiting: threading.Event):
+        self.pipe, self.gate, self.waiting = pipe, gate, waiting
+
+    def __getattr__(self, name):
+        return getattr(self.pipe, name)
+
+    def execute(self):
+        self.waiting.set()
+        assert self.gate.wait(10)
+        return self.pipe.execute()
+
+
 def test_tokens_in_use_are_checked_again_together_and_a_revoked_one_stops(redis_client,
                                                                           monkeypatch):
     """A process re-checks the tokens it caches (another process may revoke one, issue 13): when
@@ -224,22 +240,8 @@ def test_a_token_due_while_a_recheck_is_under_way_waits_for_it_instead_of_asking
     now[0] = 1000 + module.TOKEN_CACHE_SECONDS
     gate, waiting = threading.Event(), threading.Event()
     real = redis_client.pipeline
-
-    class HeldPipeline:
-        """The re-check's pipeline, held until the gate opens (a connection long to come)."""
-
-        def __init__(self):
-            self.pipe = real(transaction=False)
-
-        def get(self, key):
-            self.pipe.get(key)
-
-        def execute(self):
-            waiting.set()
-            assert gate.wait(10)
-            return self.pipe.execute()
-
-    monkeypatch.setattr(redis_client, "pipeline", lambda *a, **k: HeldPipeline())
+    monkeypatch.setattr(redis_client, "pipeline",
+                        lambda *a, **k: HeldPipeline(real(transaction=False), gate, waiting))
     gets: list[str] = []
     real_get = redis_client.get
     monkeypatch.setattr(redis_client, "get", lambda key: gets.append(key) or real_get(key))
@@ -284,22 +286,8 @@ def test_a_token_half_way_due_is_rechecked_in_the_background_while_its_cache_ans
     there.set_locale(ann["id"], "en")
     gate, waiting = threading.Event(), threading.Event()
     real = side.pipeline
-
-    class HeldPipeline:
-        """The background re-check's pipeline, held until the gate opens."""
-
-        def __init__(self):
-            self.pipe = real(transaction=False)
-
-        def __getattr__(self, name):
-            return getattr(self.pipe, name)
-
-        def execute(self):
-            waiting.set()
-            assert gate.wait(10)
-            return self.pipe.execute()
-
-    monkeypatch.setattr(side, "pipeline", lambda *a, **k: HeldPipeline())
+    monkeypatch.setattr(side, "pipeline",
+                        lambda *a, **k: HeldPipeline(real(transaction=False), gate, waiting))
     for name in ("pipeline", "get", "hget", "hgetall"):  # the moves' pool is not used
         monkeypatch.setattr(redis_client, name, lambda *a, _name=name, **k: pytest.fail(_name))
     found: dict[str, str] = {}
@@ -308,12 +296,10 @@ def test_a_token_half_way_due_is_rechecked_in_the_background_while_its_cache_ans
     caller.join(5)
     assert found == {"ann": ann["id"]}  # answered from the cache, the re-check still held
     assert waiting.wait(5)
+    under_way = here._recheck_under_way
     assert here.authenticate(bob_token)["id"] == bob["id"]  # still within its cache's life
     gate.set()
-    for _ in range(500):
-        if module._token_key(bob_token) not in here._tokens:
-            break
-        threading.Event().wait(0.01)
+    assert under_way is not None and under_way.wait(10)
     assert module._token_key(bob_token) not in here._tokens  # revoked: forgotten
     assert here._tokens[module._token_key(ann_token)][1] == now[0]
     assert here.locale(ann["id"]) == "en"  # read with the tokens: no round trip

@@ -64,6 +64,11 @@ class RuleViolation(ServiceError):
     title = N_("Rule violation")
 
 
+class RequestTimedOut(ServiceError):
+    status = 408
+    title = N_("Request timeout")
+
+
 class RateLimited(ServiceError):
     status = 429
     title = N_("Too many requests")

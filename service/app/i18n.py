@@ -41,7 +41,8 @@ DOMAINS = ("messages", "games")
 # ensure/Rejected, the service's errors, Text, and gettext's own names (pybabel's defaults).
 EXTRACT_KEYWORDS = ("ensure:3", "Rejected:2", "ServiceError:2", "BadRequest:2", "Unauthorized:2",
                     "Forbidden:2", "NotFound:2", "Conflict:2", "StaleVersion:2",
-                    "RuleViolation:2", "RateLimited:2", "Text:1", "plural:1,2", "Prompt:3")
+                    "RuleViolation:2", "RateLimited:2", "RequestTimedOut:2", "Text:1", "plural:1,2",
+                    "Prompt:3")
 MAX_LOCALE_LENGTH = 35  # BCP 47 tags in practice; a longer Accept-Language entry is noise
 
 

@@ -38,6 +38,7 @@ from service.http import (
     undo,
 )
 from service.http.blueprint import check_game_id
+from service.http.connection_limits import ConnectionLimits
 from service.http.context import (
     Tablestream,
     refuse_token_in_url,
@@ -135,6 +136,7 @@ def create_app(config: Config | None = None, followups: Any = None,
     else:  # the connection's address is the caller's: the web worker may refuse it early
         app.extensions["tablestream.early_refusal"] = EarlyRefusal(
             app, app.extensions["tablestream"].streams)
+    app.extensions["tablestream.connection_limits"] = ConnectionLimits(app, config)
     app.before_request(refuse_token_in_url)
     app.before_request(take_stream_slot)
     app.teardown_request(release_stream_slot)

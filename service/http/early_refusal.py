@@ -85,20 +85,34 @@ class EarlyRefusal:
         key = (str(refusal.detail), locale)
         answer = self._answers.get(key)
         if answer is None:
-            # An app context of its own: a request being served here may have one pushed,
-            # whose ``g`` holds that request's locale.
-            with self._lock, self._app.app_context(), self._app.test_request_context(
-                    headers={"Accept-Language": locale}):
-                response: Any = content_language(self._app.make_response(
-                    self._app.handle_user_exception(refusal)))
-                body = response.get_data()
-                response.headers["Content-Length"] = str(len(body))
-                response.headers["Connection"] = "close"
-                head = [f"HTTP/1.1 {response.status}",
-                        *(f"{name}: {value}" for name, value in response.headers.items())]
-                answer = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
-                self._answers[key] = answer
+            with self._lock:
+                answer = self._answers[key] = whole_answer(self._app, refusal, locale)
         return answer
+
+
+def whole_answer(app: Flask, error: Exception, locale: str) -> bytes:
+    """The app's own answer to ``error`` in ``locale`` (problem+json, as its error handlers
+    make it), as a whole HTTP/1.1 response that closes the connection: what the web worker
+    sends when it refuses a connection or request itself."""
+    # An app context of its own: a request being served here may have one pushed, whose ``g``
+    # holds that request's locale.
+    with app.app_context(), app.test_request_context(headers={"Accept-Language": locale}):
+        response: Any = content_language(app.make_response(app.handle_user_exception(error)))
+        body = response.get_data()
+        response.headers["Content-Length"] = str(len(body))
+        response.headers["Connection"] = "close"
+        head = [f"HTTP/1.1 {response.status}",
+                *(f"{name}: {value}" for name, value in response.headers.items())]
+        return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+
+
+def head_locale(head: bytes) -> str:
+    """The supported language a request's first bytes ask for (Accept-Language), else the
+    default."""
+    end = head.find(HEAD_END)
+    language = _ACCEPT_LANGUAGE.search(head, 0, len(head) if end < 0 else end + 2)
+    return i18n.negotiate(language.group(1).decode("latin-1") if language else None) \
+        or i18n.DEFAULT_LOCALE
 
 
 def _waits_in(query: bytes) -> bool:

@@ -38,6 +38,11 @@ class Config:
     webhook_allow_http: bool = False  # http:// and private addresses (local receivers, tests)
     webhook_retry_seconds: tuple[int, ...] = ()  # () = service.app.webhooks.RETRY_INTERVALS
     max_body_bytes: int = 64 * 1024  # larger request bodies are refused (413) unread
+    # Connections one client address may hold open at once, per API process (the web worker
+    # refuses the next with 429; off behind TRUSTED_PROXIES, where the address is a proxy's),
+    # and the seconds a request's body may take to arrive once its headers are in (408).
+    connections_per_address: int = WORKER_CONNECTIONS // 4
+    request_body_seconds: float = 10.0
     # One player cannot slow down another (issue 23; 0 turns a limit off). Live streams open at
     # once: per address without a token and per player (fleet-wide, in Redis), and per API
     # process, of which tokenless streams may take only part (the rest is the reserve of
@@ -81,6 +86,10 @@ class Config:
                    unlisted_games=os.environ.get("UNLISTED_GAMES", "0") == "1",
                    test_options=os.environ.get("TEST_OPTIONS", "0") == "1",
                    max_body_bytes=int(os.environ.get("MAX_BODY_BYTES", str(64 * 1024))),
+                   connections_per_address=_int("CONNECTIONS_PER_ADDRESS",
+                                                cls.connections_per_address),
+                   request_body_seconds=float(os.environ.get("REQUEST_BODY_SECONDS",
+                                                             cls.request_body_seconds)),
                    webhook_allow_http=os.environ.get("WEBHOOK_ALLOW_HTTP", "0") == "1",
                    streams_per_address=_int("STREAMS_PER_ADDRESS", cls.streams_per_address),
                    streams_per_player=_int("STREAMS_PER_PLAYER", cls.streams_per_player),

@@ -12,6 +12,7 @@ writes them as the same problem+json every other error is (`tablestream serve` u
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import select
 import socket
@@ -20,10 +21,12 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+import gevent
 from gevent import socket as gevent_socket
 from gevent.server import StreamServer
 from gunicorn import util
 from gunicorn.http import wsgi
+from gunicorn.http.body import Body, ChunkedReader, LengthReader
 from gunicorn.workers import ggevent
 from gunicorn.workers.ggevent import GeventWorker
 
@@ -175,10 +178,19 @@ class SharingStreamServer(StreamServer):
     sharing = True  # False in the only worker: nobody to leave connections to
     # service.http.early_refusal.EarlyRefusal.answer of the app served, when it has one.
     early_answer: Callable[[str, bytes], tuple[int, bytes] | None] | None = None
+    # service.http.connection_limits.ConnectionLimits of the app served, when it has them.
+    limits: Any = None
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self._open: dict[str, int] = {}  # connections open per client address
 
     def do_handle(self, sock: Any, address: Any) -> None:
-        if self.early_answer is None or type(sock) is not gevent_socket.socket \
-                or not isinstance(address, tuple):
+        plain = type(sock) is gevent_socket.socket and isinstance(address, tuple)
+        if plain and self.limits is not None and self.limits.per_address \
+                and not self._admitted(sock, address[0]):
+            return
+        if self.early_answer is None or not plain:
             super().do_handle(sock, address)
             return
         answered = self._answered_early(sock, address)
@@ -187,8 +199,38 @@ class SharingStreamServer(StreamServer):
                 self._look_then_handle(sock, address)
             else:
                 self._spawn(self._look_then_handle, sock, address)
-        elif not answered:
+        elif answered:
+            self._left(address)
+        else:
             super().do_handle(sock, address)
+
+    def _admitted(self, sock: Any, host: str) -> bool:
+        """Count a new connection from ``host``, or answer it 429 and close it when its
+        address already holds its share of this process's connections (ConnectionLimits)."""
+        held = self._open.get(host, 0)
+        if held < self.limits.per_address:
+            self._open[host] = held + 1
+            return True
+        try:
+            head = sock._sock.recv(EARLY_PEEK_BYTES, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        except OSError:
+            head = b""
+        _answer_and_close(sock, len(head), self.limits.too_many(head))
+        return False
+
+    def _left(self, address: Any) -> None:
+        """A connection counted by ``_admitted`` is closed."""
+        if not self._open or not isinstance(address, tuple):
+            return
+        held = self._open.get(address[0], 0)
+        if held > 1:
+            self._open[address[0]] = held - 1
+        else:
+            self._open.pop(address[0], None)
+
+    def do_close(self, sock: Any, *args: Any) -> None:
+        self._left(args[0] if args else None)
+        super().do_close(sock, *args)
 
     def _look_then_handle(self, sock: Any, address: Any) -> None:
         try:
@@ -214,15 +256,7 @@ class SharingStreamServer(StreamServer):
         found = self.early_answer(address[0], head) if head else None
         if found is None:
             return False
-        length, answer = found
-        try:
-            # The request is read first: a socket closed with unread bytes resets the
-            # connection, and the client could lose the answer.
-            raw.recv(length, socket.MSG_DONTWAIT)
-            raw.send(answer, socket.MSG_DONTWAIT)
-        except OSError:
-            pass  # the client is gone, or its buffer full: it is refused all the same
-        sock.close()
+        _answer_and_close(sock, *found)
         return True
 
     def _do_read(self) -> None:
@@ -239,6 +273,54 @@ class SharingStreamServer(StreamServer):
             self.stop_accepting()
             self._timer = self.loop.timer(min(ACCEPT_PAUSE * (serving - 1), ACCEPT_PAUSE_MAX))
             self._timer.start(self._start_accepting_if_started)
+
+
+def _answer_and_close(sock: Any, length: int, answer: bytes) -> None:
+    """Send a whole ``answer`` to a new connection whose first ``length`` bytes are in, and
+    close it, without waiting for anything."""
+    raw = sock._sock
+    try:
+        # The request is read first: a socket closed with unread bytes resets the connection,
+        # and the client could lose the answer.
+        if length:
+            raw.recv(length, socket.MSG_DONTWAIT)
+        raw.send(answer, socket.MSG_DONTWAIT)
+    except OSError:
+        pass  # the client is gone, or its buffer full: it is refused all the same
+    sock.close()
+
+
+def read_body_in_time(req: Any, sock: Any, limits: Any) -> None:
+    """Read ``req``'s body whole within ``limits.body_seconds``, before the app runs, so that
+    a body sent a byte at a time cannot hold a connection (service.http.connection_limits); a
+    body over ``limits.max_body`` is left to the app, which refuses it unread (413). When it
+    is late, answer 408 and end the connection (gunicorn closes it on StopIteration)."""
+    reader = req.body.reader
+    if isinstance(reader, LengthReader):
+        if not 0 < reader.length <= limits.max_body:
+            return
+        size = reader.length
+    elif isinstance(reader, ChunkedReader):
+        size = limits.max_body + 1  # one byte more tells the app it is too long
+    else:
+        return
+    timer = gevent.Timeout(limits.body_seconds)
+    timer.start()
+    try:
+        data = req.body.read(size)
+    except gevent.Timeout as exc:
+        if exc is not timer:
+            raise
+        language = next((value for name, value in req.headers
+                         if name == "ACCEPT-LANGUAGE"), None)
+        with contextlib.suppress(OSError):
+            sock.sendall(limits.late_body(language))
+        raise StopIteration("the request body came too late") from None
+    finally:
+        timer.close()
+    if len(data) > limits.max_body:
+        req.force_close()  # the rest of a chunked body is still unread
+    req.body = Body(io.BytesIO(data))
 
 
 class ProblemGeventWorker(GeventWorker):
@@ -263,3 +345,10 @@ class ProblemGeventWorker(GeventWorker):
         extensions = getattr(self.wsgi, "extensions", {})
         if "tablestream.early_refusal" in extensions:
             SharingStreamServer.early_answer = extensions["tablestream.early_refusal"].answer
+        SharingStreamServer.limits = extensions.get("tablestream.connection_limits")
+
+    def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> None:
+        limits = SharingStreamServer.limits
+        if limits is not None and limits.body_seconds > 0:
+            read_body_in_time(req, sock, limits)
+        super().handle_request(listener_name, req, sock, addr)

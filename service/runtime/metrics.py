@@ -34,6 +34,11 @@ EARLY_REFUSALS = Counter("tablestream_early_refusals_total",
                          "Live streams and long polls without a token refused from the "
                          "connection's first bytes, before the request was parsed "
                          "(service.http.early_refusal)")
+WORKER_REFUSALS = Counter("tablestream_worker_refusals_total",
+                          "Connections and requests the web worker refused itself, by reason: "
+                          "too_many_connections (one address's share of a process's "
+                          "connections) or request_timeout (a body that came too late)",
+                          ["reason"])
 MOVE_SECONDS = Histogram("tablestream_move_seconds",
                          "Deciding and appending one command, by sender", ["sender"],
                          buckets=FAST)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import socket
+import time
+from contextlib import closing
 from urllib.parse import urlparse
 
 import pytest
@@ -17,13 +19,7 @@ def _raw(base: str, request: bytes) -> tuple[int, dict[str, str], bytes]:
     url = urlparse(base)
     with socket.create_connection((url.hostname, url.port), timeout=10) as sock:
         sock.sendall(request)
-        data = b""
-        while chunk := sock.recv(65536):
-            data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    headers = dict(line.split(": ", 1) for line in lines[1:])
-    return int(lines[0].split()[1]), {k.lower(): v for k, v in headers.items()}, body
+        return _answer(sock)
 
 
 def _assert_problem(answer, status: int, code: str) -> None:
@@ -106,3 +102,90 @@ def test_a_flood_of_tokenless_streams_is_refused_before_it_is_parsed(redis_url, 
         finally:
             for sock in held:
                 sock.close()
+
+
+def _late_move(base: str, source: str) -> socket.socket:
+    """A connection from ``source`` that sent a POST's headers and one byte of its 100-byte
+    body, and no more: it holds its place until its body's time is up."""
+    url = urlparse(base)
+    sock = socket.create_connection((url.hostname, url.port), timeout=10,
+                                    source_address=(source, 0))
+    sock.sendall(f"POST {url.path}/players HTTP/1.1\r\nHost: t\r\nContent-Type: "
+                 "application/json\r\nContent-Length: 100\r\n\r\n{".encode())
+    return sock
+
+
+def _answer(sock: socket.socket) -> tuple[int, dict[str, str], bytes]:
+    """What the server sends on ``sock`` until it closes it."""
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), {k.lower(): v for k, v in headers.items()}, body
+
+
+def _name_in_pieces(base: str, pause: float) -> int:
+    """POST /players with its body sent in three pieces, ``pause`` s apart: the status."""
+    url = urlparse(base)
+    body = b'{"name": "slow but sure"}'
+    with socket.create_connection((url.hostname, url.port), timeout=10) as sock:
+        sock.sendall(f"POST {url.path}/players HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
+                     "Content-Type: application/json\r\n"
+                     f"Content-Length: {len(body)}\r\n\r\n".encode())
+        for piece in (body[:5], body[5:15], body[15:]):
+            time.sleep(pause)
+            sock.sendall(piece)
+        return _answer(sock)[0]
+
+
+def test_an_address_holding_its_share_of_connections_cannot_crowd_out_another(
+        redis_url, tmp_path):
+    """One address's connections that send a body a byte at a time took every connection a
+    process serves, and everyone else's requests waited (issue 23: one player cannot slow down
+    another). Past its share the address is answered 429 at once, while another address is
+    served; one of its connections closed, it may open another."""
+    from tests.e2e.conftest import serving
+
+    with serving(redis_url, tmp_path, "--web-workers", "1",
+                 settings={"CONNECTIONS_PER_ADDRESS": "3"}) as base:
+        held = [_late_move(base, "127.0.0.2") for _ in range(3)]
+        try:
+            time.sleep(0.3)  # the three are in
+            refused = _late_move(base, "127.0.0.2")
+            with closing(refused):
+                answer = _answer(refused)
+            _assert_problem(answer, 429, "too_many_connections")
+            assert int(answer[1]["retry-after"]) >= 1
+            assert requests.get(f"{base}/games/catalog", timeout=5).status_code == 200
+            held.pop().close()
+            time.sleep(0.3)
+            held.append(_late_move(base, "127.0.0.2"))
+            time.sleep(0.3)
+            held[-1].settimeout(0.5)
+            with pytest.raises(TimeoutError):  # let in: no answer until its body is whole
+                held[-1].recv(1)
+        finally:
+            for sock in held:
+                sock.close()
+        metrics = requests.get(base.removesuffix("/v1") + "/metrics", timeout=10).text
+        assert 'tablestream_worker_refusals_total{reason="too_many_connections"} 1.0' in metrics
+
+
+def test_a_body_that_does_not_arrive_in_time_is_answered_408_and_its_connection_closed(
+        redis_url, tmp_path):
+    """A request's body is read whole within REQUEST_BODY_SECONDS of its headers, before the
+    app runs; one that comes in pieces within it is served as usual."""
+    from tests.e2e.conftest import serving
+
+    with serving(redis_url, tmp_path, "--web-workers", "1",
+                 settings={"REQUEST_BODY_SECONDS": "1"}) as base:
+        late = _late_move(base, "127.0.0.1")
+        with closing(late):
+            started = time.monotonic()
+            answer = _answer(late)
+            waited = time.monotonic() - started
+        _assert_problem(answer, 408, "request_timeout")
+        assert 0.8 < waited < 5
+        assert _name_in_pieces(base, 0.2) == 201

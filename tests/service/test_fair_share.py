@@ -193,6 +193,28 @@ def test_behind_trusted_proxies_nothing_is_refused_before_parsing(make_app):
         limits={"trusted_proxies": 1}).extensions
 
 
+def test_behind_trusted_proxies_no_address_is_capped_but_late_bodies_still_are(make_app):
+    """Every connection then comes from a proxy's address: capping it would cap everyone
+    (the proxy's own limits apply), while a late body is late whoever sent it."""
+    proxied = make_app(limits={"trusted_proxies": 1, "connections_per_address": 5})
+    limits = proxied.extensions["tablestream.connection_limits"]
+    assert (limits.per_address, limits.body_seconds) == (0, 10.0)
+    direct = make_app(limits={"connections_per_address": 5})
+    assert direct.extensions["tablestream.connection_limits"].per_address == 5
+
+
+def test_the_worker_answers_are_the_apps_problems_in_the_callers_language(make_app):
+    limits = make_app(limits={"connections_per_address": 5}).extensions[
+        "tablestream.connection_limits"]
+    status, headers, body = _answer(limits.too_many(
+        b"POST /v1/players HTTP/1.1\r\nAccept-Language: ko-KR\r\n\r\n"))
+    assert (status, body["code"], headers["retry-after"]) == (429, "too_many_connections", "10")
+    assert headers["content-language"] == "ko" and "5" in body["detail"]
+    status, headers, body = _answer(limits.late_body(None))
+    assert (status, body["code"], headers["content-language"]) == (408, "request_timeout", "en")
+    assert body["detail"] == "The request body did not arrive within 10 s."
+
+
 def test_the_lease_of_a_stream_whose_process_died_runs_out(redis_client):
     now = [1000.0]
     slots = StreamSlots(redis_client, per_address=1, per_player=1, per_process=0,

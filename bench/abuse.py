@@ -9,6 +9,9 @@ while one abuser runs in a process of its own (this script, ``--abuser NAME``):
 - quiet: nothing else;
 - streams: 4,000 tokenless SSE streams of the bystander's game opened from one address in 3 s,
   the accepted ones held open, each refused one tried again after its Retry-After;
+- slow: 4,000 connections from another address (127.0.0.2) opened in 3 s, each sending a
+  move's headers and then its body a byte every 2 s (each refused one tried again after its
+  Retry-After, each cut off opened again);
 - reads: 16 clients without a token reading ``events?limit=1000`` and ``/audit`` of a finished
   game of 1,000+ events in a loop (after a 429 each waits its Retry-After);
 - webhooks: a player with 5 webhooks pointed at a loopback socket that accepts and never
@@ -29,7 +32,7 @@ Goal: the bystander's p50 and p99 within 2x of quiet under every abuse. Everythi
 loopback, the server and its Redis started here in a temporary directory (WEBHOOK_ALLOW_HTTP=1
 lets the webhooks name the loopback receiver; UNLISTED_GAMES=1 allows tally). Settings:
 BENCH_PHASE_SECONDS (8), BENCH_ROUNDS (3), BENCH_WEB_WORKERS (2), BENCH_ABUSES
-(streams,reads,webhooks,experts).
+(streams,slow,reads,webhooks,experts).
 
     python bench/abuse.py            (make abuse)
 """
@@ -63,12 +66,15 @@ from bench.loadgen import Connection, HttpError  # noqa: E402
 PHASE_SECONDS = float(os.environ.get("BENCH_PHASE_SECONDS", "8"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 WEB_WORKERS = os.environ.get("BENCH_WEB_WORKERS", "2")
-ABUSES = [a for a in os.environ.get("BENCH_ABUSES", "streams,reads,webhooks,experts").split(",")
-          if a]
+ABUSES = [a for a in os.environ.get("BENCH_ABUSES",
+                                    "streams,slow,reads,webhooks,experts").split(",") if a]
 REQUEST_TIMEOUT = 15.0
 PACE = 0.05  # s between the bystander's moves at most (20 a second)
 READY_TIMEOUT = 180.0
 STREAMS = 4000
+SLOW_CONNECTIONS = 4000
+SLOW_BYTE_SECONDS = 2.0
+SLOW_ADDRESS = "127.0.0.2"  # the slow abuser is another player: another (loopback) address
 STREAM_BURST_SECONDS = 3.0
 READERS = 16
 HOOKS = 5
@@ -304,7 +310,51 @@ async def abuse_webhooks(port: int, args: argparse.Namespace, until: float,
     conn.close()
 
 
-ABUSERS = {"streams": abuse_streams, "reads": abuse_reads, "webhooks": abuse_webhooks}
+async def abuse_slow(port: int, args: argparse.Namespace, until: float,
+                     tally: dict[str, int]) -> None:
+    """SLOW_CONNECTIONS connections from another address, opened over STREAM_BURST_SECONDS:
+    each sends a move's headers and then its body a byte every SLOW_BYTE_SECONDS; one refused
+    (429) tries again after its Retry-After, one cut off (408, or closed) starts again."""
+    head = (f"POST /v1/games/{args.game}/commands HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{").encode()
+
+    async def one(delay: float) -> None:
+        await asyncio.sleep(delay)
+        while time.monotonic() < until:
+            try:
+                reader, writer = await asyncio.open_connection(
+                    "127.0.0.1", port, local_addr=(SLOW_ADDRESS, 0))
+            except OSError:
+                tally["connect_errors"] += 1
+                await asyncio.sleep(1)
+                continue
+            wait = 0.0
+            try:
+                writer.write(head)
+                tally["opened"] += 1
+                while time.monotonic() < until:
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(SLOW_BYTE_SECONDS):
+                            answer = await reader.read(65536)
+                            kind = ("refused" if answer.startswith(b"HTTP/1.1 429")
+                                    else "cut" if answer else "closed")
+                            tally[kind] += 1
+                            if kind == "refused":
+                                wait = await _retry_after(answer.partition(b"\r\n\r\n")[2])
+                            break
+                    writer.write(b" ")
+            except OSError as exc:
+                tally[type(exc).__name__] += 1
+            finally:
+                writer.close()
+            await asyncio.sleep(min(wait, max(0.0, until - time.monotonic())))
+
+    await asyncio.gather(*(one(STREAM_BURST_SECONDS * i / SLOW_CONNECTIONS)
+                           for i in range(SLOW_CONNECTIONS)))
+
+
+ABUSERS = {"streams": abuse_streams, "reads": abuse_reads, "webhooks": abuse_webhooks,
+           "slow": abuse_slow}
 
 
 def run_abuser(args: argparse.Namespace) -> None:
@@ -551,7 +601,7 @@ def phase(name: str, port: int, bystander: Bystander, read_game: str,
                          f"{made['think_ms']} ms (asked {ASKED_THINK_MS}); refused: "
                          f"{made['refused']}")
     extra = {}
-    if name == "streams":
+    if name in ("streams", "slow"):
         extra = {"game": bystander.game_id}
     elif name == "reads":
         extra = {"game": read_game}

@@ -125,7 +125,8 @@ faults: install
 clean:
 	rm -rf $(VENV) $(LOCK_VENV) *.egg-info
 
-# One player's abuse (streams, reads, webhooks, expert bots) against a bystander's move, beside
-# a quiet run (issue 23 item 8). Bounded in time (about a minute); loopback only.
+# One player's abuse (streams, slow connections, reads, webhooks, expert bots) against a
+# bystander's move, beside a quiet run (issue 23 item 8). Bounded in time (about five minutes);
+# loopback only (the slow connections come from 127.0.0.2).
 abuse: install
 	$(BIN)/python bench/abuse.py

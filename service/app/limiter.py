@@ -5,6 +5,7 @@ limits on bot work."""
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import math
 import threading
@@ -19,6 +20,28 @@ from games.core import Text
 from service.app.errors import BadRequest, RateLimited
 
 log = logging.getLogger(__name__)
+
+
+# An IPv6 subscriber is handed a whole /64 (or more), and picks any of its 2^64 addresses for
+# each connection, so per-address limits count IPv6 callers by their /64 (as IPv4 callers by
+# their one address); an IPv4 address written as IPv6 (::ffff:a.b.c.d) counts as itself.
+IPV6_PREFIX = 64
+
+
+def limited_address(address: str) -> str:
+    """What the per-address limits count ``address`` as: itself (IPv4, or anything that is not
+    an address), or its IPv6 network of /IPV6_PREFIX (``2001:db8:1:2::/64``)."""
+    if ":" not in address:
+        return address
+    try:
+        ip = ipaddress.IPv6Address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    if ip.is_loopback:
+        return str(ip)
+    return str(ipaddress.IPv6Network((ip, IPV6_PREFIX), strict=False))
 
 
 class RateLimiter:

@@ -8,10 +8,11 @@ opened 4,100 connections, sent the headers of a POST and then its body a byte ev
 every one of them: other players' requests waited in the kernel's queue until it let go (a
 bystander's GET timed out after 10 s, the next took 9.7 s). Now:
 
-- an address holds at most ``connections_per_address`` connections of a process at once (a
-  quarter of them by default); the next is answered 429 ``too_many_connections`` with
-  Retry-After and closed, unread. Behind proxies (``TRUSTED_PROXIES``) every connection comes
-  from a proxy's address, so there is no such cap then: the proxy's own limits apply;
+- an address (an IPv6 one: its /64) holds at most ``connections_per_address`` connections
+  of a process at once (a quarter of them by default); the next is answered 429
+  ``too_many_connections`` with Retry-After and closed, unread. Behind proxies
+  (``TRUSTED_PROXIES``) every connection comes from a proxy's address, so there is no such
+  cap then: the proxy's own limits apply;
 - a request's body (up to ``max_body_bytes``; a longer one is refused unread, 413) is read
   whole within ``request_body_seconds`` of its headers, before the app runs; when it is late
   the answer is 408 ``request_timeout`` and the connection closes. Headers already have to come
@@ -26,6 +27,7 @@ from flask import Flask
 
 from service.app import i18n
 from service.app.errors import RateLimited, RequestTimedOut
+from service.app.limiter import limited_address
 from service.http.early_refusal import head_locale, whole_answer
 from service.runtime import metrics
 from service.runtime.config import Config
@@ -44,6 +46,12 @@ class ConnectionLimits:
         self.max_body = config.max_body_bytes
         self._answers: dict[tuple[str, str], bytes] = {}
         self._lock = threading.Lock()
+
+    @staticmethod
+    def counted_as(address: str) -> str:
+        """What the cap counts a connection from ``address`` as: an IPv6 address by its /64,
+        as every per-address limit does (service.app.limiter.limited_address)."""
+        return limited_address(address)
 
     def too_many(self, head: bytes) -> bytes:
         """The 429 for a connection over its address's share (``head``: its first bytes, for

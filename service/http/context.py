@@ -10,7 +10,7 @@ from flask import after_this_request, current_app, g, request
 from service.app.accounts import Accounts
 from service.app.application import GameService
 from service.app.errors import BadRequest
-from service.app.limiter import BotGames, Quotas, ReadBudget, StreamSlots
+from service.app.limiter import BotGames, Quotas, ReadBudget, StreamSlots, limited_address
 from service.app.lobby import Lobby
 from service.runtime.config import Config
 from service.runtime.fanout import Fanout
@@ -74,9 +74,10 @@ def optional_player(from_url: bool = False) -> dict[str, Any] | None:
 
 
 def client_address() -> str:
-    """The caller's address: the connection's, or X-Forwarded-For's as far as TRUSTED_PROXIES
+    """The caller's address as the per-address limits count it (an IPv6 one by its /64,
+    limiter.limited_address): the connection's, or X-Forwarded-For's as far as TRUSTED_PROXIES
     lets ProxyFix believe it."""
-    return request.remote_addr or "unknown"
+    return limited_address(request.remote_addr or "unknown")
 
 
 def charge_read(events: int = 0, tablestream: Tablestream | None = None) -> None:

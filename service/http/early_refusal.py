@@ -29,7 +29,7 @@ from flask import Flask
 
 from service.app import i18n
 from service.app.errors import RateLimited
-from service.app.limiter import StreamSlots
+from service.app.limiter import StreamSlots, limited_address
 from service.http.context import waits
 from service.http.i18n import content_language
 from service.runtime import metrics
@@ -70,7 +70,7 @@ class EarlyRefusal:
             return None  # a token (a player's own slots), or a body: the app decides
         if not stream and not _waits_in(query):
             return None  # a plain read of the events: it holds no stream slot
-        refusal = self._slots.tokenless_refusal(address)
+        refusal = self._slots.tokenless_refusal(limited_address(address))
         if refusal is None:
             return None
         language = _ACCEPT_LANGUAGE.search(head, match.end() - 2, end + 2)

@@ -188,7 +188,7 @@ class SharingStreamServer(StreamServer):
     def do_handle(self, sock: Any, address: Any) -> None:
         plain = type(sock) is gevent_socket.socket and isinstance(address, tuple)
         if plain and self.limits is not None and self.limits.per_address \
-                and not self._admitted(sock, address[0]):
+                and not self._admitted(sock, self.limits.counted_as(address[0])):
             return
         if self.early_answer is None or not plain:
             super().do_handle(sock, address)
@@ -205,8 +205,9 @@ class SharingStreamServer(StreamServer):
             super().do_handle(sock, address)
 
     def _admitted(self, sock: Any, host: str) -> bool:
-        """Count a new connection from ``host``, or answer it 429 and close it when its
-        address already holds its share of this process's connections (ConnectionLimits)."""
+        """Count a new connection from ``host`` (an address as the limits count it), or
+        answer it 429 and close it when ``host`` already holds its share of this process's
+        connections (ConnectionLimits)."""
         held = self._open.get(host, 0)
         if held < self.limits.per_address:
             self._open[host] = held + 1
@@ -222,14 +223,16 @@ class SharingStreamServer(StreamServer):
         """A connection counted by ``_admitted`` is closed."""
         if not self._open or not isinstance(address, tuple):
             return
-        held = self._open.get(address[0], 0)
+        host = self.limits.counted_as(address[0])
+        held = self._open.get(host, 0)
         if held > 1:
-            self._open[address[0]] = held - 1
+            self._open[host] = held - 1
         else:
-            self._open.pop(address[0], None)
+            self._open.pop(host, None)
 
     def do_close(self, sock: Any, *args: Any) -> None:
-        self._left(args[0] if args else None)
+        if type(sock) is gevent_socket.socket:  # counted by do_handle only then
+            self._left(args[0] if args else None)
         super().do_close(sock, *args)
 
     def _look_then_handle(self, sock: Any, address: Any) -> None:

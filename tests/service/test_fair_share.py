@@ -17,7 +17,7 @@ from tests.service.conftest import Api
 
 def _address() -> str:
     """A client address of this test's own: the caps' counts live in the shared Redis."""
-    return f"fd00::{uuid.uuid4().hex[:4]}:{uuid.uuid4().hex[:4]}"
+    return f"fd00:{uuid.uuid4().hex[:4]}:{uuid.uuid4().hex[:4]}::1"  # an IPv6 /64 of its own
 
 
 def _refused(response, status: int, code: str) -> None:
@@ -170,6 +170,23 @@ def test_an_address_refused_a_moment_ago_is_refused_from_its_first_bytes(make_ap
     mine = _stream(api, game_id, address, players[0])
     assert mine.status_code == 200
     _close([held, mine])
+
+
+def test_tokenless_streams_are_capped_per_ipv6_64_in_the_app_and_the_web_worker(make_app):
+    app = make_app(limits={"streams_per_address": 1, "connections_per_address": 5})
+    api = Api(app)
+    game_id, _ = api.table("tally", 1)
+    network = f"fd00:{uuid.uuid4().hex[:4]}:{uuid.uuid4().hex[:4]}:{uuid.uuid4().hex[:4]}"
+    held = _stream(api, game_id, f"{network}::1")
+    assert held.status_code == 200
+    _refused(_stream(api, game_id, f"{network}:1:2:3:4"), 429, "too_many_streams")
+    early = app.extensions["tablestream.early_refusal"]
+    status, _, body = _answer(early.answer(f"{network}::99", _stream_request(game_id))[1])
+    assert (status, body["code"]) == (429, "too_many_streams")
+    limits = app.extensions["tablestream.connection_limits"]
+    assert limits.counted_as(f"{network}::1") == limits.counted_as(f"{network}::2") \
+        != limits.counted_as(_address())
+    held.close()
 
 
 def test_a_process_whose_tokenless_streams_are_all_taken_refuses_them_from_their_first_bytes(

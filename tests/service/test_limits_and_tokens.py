@@ -12,7 +12,7 @@ import uuid
 import pytest
 
 from service.app.errors import RateLimited
-from service.app.limiter import WindowLimiter
+from service.app.limiter import WindowLimiter, limited_address
 from tests.service.conftest import Api
 from tests.service.test_sse import _read_events
 
@@ -25,7 +25,7 @@ def _assert_problem(response, status: int, code: str) -> None:
 
 def _address() -> str:
     """A client address of this test's own: the limits' counts live in the shared Redis."""
-    return f"fd00::{uuid.uuid4().hex[:4]}:{uuid.uuid4().hex[:4]}"
+    return f"fd00:{uuid.uuid4().hex[:4]}:{uuid.uuid4().hex[:4]}::1"  # an IPv6 /64 of its own
 
 
 def _new_player(api, address: str, **headers):
@@ -73,6 +73,39 @@ def test_x_forwarded_for_is_not_believed_unless_a_proxy_is_trusted(make_app):
     clients = [_new_player(proxied, proxy, **{"X-Forwarded-For": _address()})
                for _ in range(2)]
     assert [c.status_code for c in clients] == [201, 201]
+
+
+def test_an_ipv6_caller_is_counted_by_its_64_whichever_of_its_addresses_it_uses(make_app):
+    """A subscriber's /64 holds 2^64 addresses: a new one for each request must not buy a new
+    allowance, directly or through a trusted proxy; another /64 is another caller."""
+    network = f"fd00:{uuid.uuid4().hex[:4]}:{uuid.uuid4().hex[:4]}:{uuid.uuid4().hex[:4]}"
+    direct = Api(make_app(limits={"players_per_minute": 2}))
+    statuses = [_new_player(direct, f"{network}:{n}::{n}").status_code for n in range(1, 4)]
+    assert statuses == [201, 201, 429]
+    _assert_problem(_new_player(direct, f"{network}:ffff:ffff:ffff:ffff"), 429, "rate_limited")
+    assert _new_player(direct, _address()).status_code == 201
+
+    proxied = Api(make_app(limits={"players_per_minute": 1, "trusted_proxies": 1}))
+    network = f"fd00:{uuid.uuid4().hex[:4]}:{uuid.uuid4().hex[:4]}:{uuid.uuid4().hex[:4]}"
+    proxy = _address()
+    clients = [_new_player(proxied, proxy, **{"X-Forwarded-For": f"{network}::{n}"})
+               for n in (1, 2)]
+    assert [c.status_code for c in clients] == [201, 429]
+
+
+@pytest.mark.parametrize(("address", "counted_as"), [
+    ("203.0.113.7", "203.0.113.7"),
+    ("2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"),
+    ("2001:DB8:1:2::9", "2001:db8:1:2::/64"),  # any spelling of the same /64
+    ("2001:db8:1:3::9", "2001:db8:1:3::/64"),  # the next /64 is another caller
+    ("::ffff:203.0.113.7", "203.0.113.7"),  # an IPv4 address in IPv6 dress is itself
+    ("fe80::1%eth0", "fe80::/64"),
+    ("::1", "::1"),
+    ("unknown", "unknown"),
+    ("not:an:address", "not:an:address"),
+])
+def test_the_limits_count_an_ipv6_caller_by_its_64(address, counted_as):
+    assert limited_address(address) == counted_as
 
 
 def test_games_created_by_one_player_are_limited(make_app):

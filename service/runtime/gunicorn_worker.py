@@ -307,6 +307,12 @@ def read_body_in_time(req: Any, sock: Any, limits: Any) -> None:
         size = limits.max_body + 1  # one byte more tells the app it is too long
     else:
         return
+    if getattr(req, "_expected_100_continue", False):
+        # The client waits for this before it sends the body (gunicorn would send it only
+        # once the app runs, after the body we wait for here: curl waits 1 s, others longer).
+        with contextlib.suppress(OSError):
+            sock.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
+        req._expected_100_continue = False
     timer = gevent.Timeout(limits.body_seconds)
     timer.start()
     try:

@@ -189,3 +189,25 @@ def test_a_body_that_does_not_arrive_in_time_is_answered_408_and_its_connection_
         _assert_problem(answer, 408, "request_timeout")
         assert 0.8 < waited < 5
         assert _name_in_pieces(base, 0.2) == 201
+
+
+def test_a_client_that_waits_for_100_continue_gets_it_before_its_body_is_awaited(
+        redis_url, tmp_path):
+    """A client that sends `Expect: 100-continue` holds its body back until the server says
+    so (curl waits 1 s, some clients until their own timeout): the body deadline must not
+    wait for a body the client is waiting to be asked for."""
+    from tests.e2e.conftest import serving
+
+    with serving(redis_url, tmp_path, "--web-workers", "1") as base:
+        url = urlparse(base)
+        body = b'{"name": "patient"}'
+        with socket.create_connection((url.hostname, url.port), timeout=10) as sock:
+            sock.sendall(f"POST {url.path}/players HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
+                         "Content-Type: application/json\r\nExpect: 100-continue\r\n"
+                         f"Content-Length: {len(body)}\r\n\r\n".encode())
+            sock.settimeout(0.5)  # well before curl would give up waiting and send it anyway
+            assert sock.recv(25) == b"HTTP/1.1 100 Continue\r\n\r\n"
+            sock.settimeout(10)
+            sock.sendall(body)
+            status, _, answer = _answer(sock)
+        assert status == 201, answer

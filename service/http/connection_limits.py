@@ -16,7 +16,10 @@ bystander's GET timed out after 10 s, the next took 9.7 s). Now:
 - a request's body (up to ``max_body_bytes``; a longer one is refused unread, 413) is read
   whole within ``request_body_seconds`` of its headers, before the app runs; when it is late
   the answer is 408 ``request_timeout`` and the connection closes. Headers already have to come
-  within gunicorn's keep-alive time (2 s).
+  within gunicorn's keep-alive time (2 s);
+- a write of an answer (a whole page, a stream's push) must be taken by the client within
+  ``response_write_seconds``, or the connection is closed: a client that opened a busy game's
+  stream and never read it held its connection (and 2 MB of the kernel's buffers) for ever.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ class ConnectionLimits:
         self.per_address = 0 if config.trusted_proxies > 0 else config.connections_per_address
         self.body_seconds = config.request_body_seconds
         self.max_body = config.max_body_bytes
+        self.write_seconds = config.response_write_seconds
         self._answers: dict[tuple[str, str], bytes] = {}
         self._lock = threading.Lock()
 
@@ -63,6 +67,10 @@ class ConnectionLimits:
         """The 408 for a request whose body did not come within ``body_seconds``."""
         metrics.WORKER_REFUSALS.labels("request_timeout").inc()
         return self._answer("late", i18n.negotiate(accept_language) or i18n.DEFAULT_LOCALE)
+
+    def answer_not_read(self) -> None:
+        """Count a connection closed because its client did not read its answer in time."""
+        metrics.WORKER_REFUSALS.labels("answer_not_read").inc()
 
     def _answer(self, kind: str, locale: str) -> bytes:
         answer = self._answers.get((kind, locale))

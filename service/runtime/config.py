@@ -43,6 +43,9 @@ class Config:
     # and the seconds a request's body may take to arrive once its headers are in (408).
     connections_per_address: int = WORKER_CONNECTIONS // 4
     request_body_seconds: float = 10.0
+    # The seconds one write of an answer may take (a page, a stream's push) before the
+    # connection is closed: a client that stops reading would otherwise hold it for ever.
+    response_write_seconds: float = 60.0
     # One player cannot slow down another (issue 23; 0 turns a limit off). Live streams open at
     # once: per address without a token and per player (fleet-wide, in Redis), and per API
     # process, of which tokenless streams may take only part (the rest is the reserve of
@@ -90,6 +93,8 @@ class Config:
                                                 cls.connections_per_address),
                    request_body_seconds=float(os.environ.get("REQUEST_BODY_SECONDS",
                                                              cls.request_body_seconds)),
+                   response_write_seconds=float(os.environ.get(
+                       "RESPONSE_WRITE_SECONDS", cls.response_write_seconds)),
                    webhook_allow_http=os.environ.get("WEBHOOK_ALLOW_HTTP", "0") == "1",
                    streams_per_address=_int("STREAMS_PER_ADDRESS", cls.streams_per_address),
                    streams_per_player=_int("STREAMS_PER_PLAYER", cls.streams_per_player),

@@ -358,6 +358,21 @@ class ProblemGeventWorker(GeventWorker):
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> None:
         limits = SharingStreamServer.limits
-        if limits is not None and limits.body_seconds > 0:
+        if limits is None:
+            super().handle_request(listener_name, req, sock, addr)
+            return
+        if limits.write_seconds > 0:
+            # Each sendall of the answer in at most this long (gevent bounds the whole call);
+            # the next request's head and this one's body have shorter deadlines of their own.
+            sock.settimeout(limits.write_seconds)
+        if limits.body_seconds > 0:
             read_body_in_time(req, sock, limits)
-        super().handle_request(listener_name, req, sock, addr)
+        try:
+            super().handle_request(listener_name, req, sock, addr)
+        except TimeoutError:
+            limits.answer_not_read()
+            # Reset rather than close: a close would leave the unread megabytes queued in the
+            # kernel, probing a client that reads nothing, for minutes.
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            raise StopIteration("the client did not read its answer in time") from None

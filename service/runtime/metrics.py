@@ -35,9 +35,10 @@ EARLY_REFUSALS = Counter("tablestream_early_refusals_total",
                          "connection's first bytes, before the request was parsed "
                          "(service.http.early_refusal)")
 WORKER_REFUSALS = Counter("tablestream_worker_refusals_total",
-                          "Connections and requests the web worker refused itself, by reason: "
-                          "too_many_connections (one address's share of a process's "
-                          "connections) or request_timeout (a body that came too late)",
+                          "Connections and requests the web worker refused or cut itself, by "
+                          "reason: too_many_connections (one address's share of a process's "
+                          "connections), request_timeout (a body that came too late) or "
+                          "answer_not_read (a client that did not read its answer in time)",
                           ["reason"])
 MOVE_SECONDS = Histogram("tablestream_move_seconds",
                          "Deciding and appending one command, by sender", ["sender"],

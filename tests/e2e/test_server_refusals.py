@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import time
@@ -211,3 +212,31 @@ def test_a_client_that_waits_for_100_continue_gets_it_before_its_body_is_awaited
             sock.sendall(body)
             status, _, answer = _answer(sock)
         assert status == 201, answer
+
+
+def test_a_client_that_stops_reading_its_answers_is_cut_off(redis_url, tmp_path):
+    """Answers a client does not read pile up in the kernel until a write blocks; a client that
+    never reads would then hold its connection (and megabytes of buffers) for ever. A write
+    that takes longer than RESPONSE_WRITE_SECONDS ends the connection."""
+    from tests.e2e.conftest import serving
+
+    asked = 600  # 15 KB catalogs: about 9 MB, more than the buffers on both sides hold
+    with serving(redis_url, tmp_path, "--web-workers", "1",
+                 settings={"RESPONSE_WRITE_SECONDS": "1"}) as base:
+        url = urlparse(base)
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        with closing(sock):
+            sock.connect((url.hostname, url.port))
+            sock.sendall(f"GET {url.path}/games/catalog HTTP/1.1\r\nHost: t\r\n\r\n".encode()
+                         * asked)
+            time.sleep(4)  # the server blocks on a full buffer, then gives up after 1 s
+            sock.settimeout(10)
+            received = b""
+            with contextlib.suppress(ConnectionResetError):
+                while chunk := sock.recv(1 << 20):
+                    received += chunk
+        answered = received.count(b"HTTP/1.1 200 OK")
+        assert 0 < answered < asked  # before: every answer, for as long as the client waited
+        metrics = requests.get(base.removesuffix("/v1") + "/metrics", timeout=10).text
+        assert 'tablestream_worker_refusals_total{reason="answer_not_read"} 1.0' in metrics

@@ -195,6 +195,15 @@ def _new_player(serve: Serve) -> requests.Response:
     return requests.post(f"{serve.base}/players", json={"name": "x"}, timeout=10)
 
 
+def _assert_same_family(serve: Serve, family: set[int]) -> None:
+    """No process of ``serve``'s died or was replaced; if one was, which, and serve's log."""
+    now = serve.family()
+    new = {pid: command for pid, command in children(serve.process.pid).items() if pid in now}
+    assert now == family, (f"a process died or was restarted: gone {sorted(family - now)}, "
+                           f"new {[new.get(pid, pid) for pid in sorted(now - family)]}\n"
+                           + serve.log.read_text()[-4000:])
+
+
 def test_a_full_data_disk_refuses_writes_keeps_reads_and_every_process_then_recovers(
         full_disk_serve):
     serve, disk = full_disk_serve
@@ -218,12 +227,12 @@ def test_a_full_data_disk_refuses_writes_keeps_reads_and_every_process_then_reco
                             timeout=10).status_code == 200
         assert _new_player(serve).status_code == 503
         time.sleep(0.5)
-    assert serve.family() == family, "a process died or was restarted"
+    _assert_same_family(serve, family)
     disk.free()
     wait_for(lambda: _new_player(serve).status_code == 201, timeout=RECOVERY,
              message="writes accepted again")
     _advances(serve, game_id)  # the job worker plays on, by itself
-    assert serve.family() == family
+    _assert_same_family(serve, family)
     assert "restarted (pid" not in serve.log.read_text()
 
 

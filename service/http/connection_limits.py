@@ -24,14 +24,12 @@ bystander's GET timed out after 10 s, the next took 9.7 s). Now:
 
 from __future__ import annotations
 
-import threading
-
 from flask import Flask
 
 from service.app import i18n
 from service.app.errors import RateLimited, RequestTimedOut
 from service.app.limiter import limited_address
-from service.http.early_refusal import head_locale, whole_answer
+from service.http.early_refusal import WholeAnswers, head_locale
 from service.runtime import metrics
 from service.runtime.config import Config
 
@@ -42,14 +40,19 @@ class ConnectionLimits:
     """The worker's limits and its answers, in the app's words and the caller's language."""
 
     def __init__(self, app: Flask, config: Config):
-        self._app = app
         # Behind proxies the connection's address is a proxy's: capping it would cap everyone.
         self.per_address = 0 if config.trusted_proxies > 0 else config.connections_per_address
         self.body_seconds = config.request_body_seconds
         self.max_body = config.max_body_bytes
         self.write_seconds = config.response_write_seconds
-        self._answers: dict[tuple[str, str], bytes] = {}
-        self._lock = threading.Lock()
+        self._answers = WholeAnswers(app)
+        self._too_many = RateLimited(
+            "too_many_connections",
+            "At most {limit} open connections from one address; close one first.",
+            {"limit": self.per_address}, retry_after=RETRY_AFTER)
+        self._late = RequestTimedOut(
+            "request_timeout", "The request body did not arrive within {seconds} s.",
+            {"seconds": f"{self.body_seconds:g}"})
 
     @staticmethod
     def counted_as(address: str) -> str:
@@ -61,29 +64,14 @@ class ConnectionLimits:
         """The 429 for a connection over its address's share (``head``: its first bytes, for
         the language)."""
         metrics.WORKER_REFUSALS.labels("too_many_connections").inc()
-        return self._answer("too_many", head_locale(head))
+        return self._answers.get("too_many", self._too_many, head_locale(head))
 
     def late_body(self, accept_language: str | None) -> bytes:
         """The 408 for a request whose body did not come within ``body_seconds``."""
         metrics.WORKER_REFUSALS.labels("request_timeout").inc()
-        return self._answer("late", i18n.negotiate(accept_language) or i18n.DEFAULT_LOCALE)
+        return self._answers.get("late", self._late,
+                                 i18n.negotiate(accept_language) or i18n.DEFAULT_LOCALE)
 
     def answer_not_read(self) -> None:
         """Count a connection closed because its client did not read its answer in time."""
         metrics.WORKER_REFUSALS.labels("answer_not_read").inc()
-
-    def _answer(self, kind: str, locale: str) -> bytes:
-        answer = self._answers.get((kind, locale))
-        if answer is None:
-            if kind == "too_many":
-                error: Exception = RateLimited(
-                    "too_many_connections",
-                    "At most {limit} open connections from one address; close one first.",
-                    {"limit": self.per_address}, retry_after=RETRY_AFTER)
-            else:
-                error = RequestTimedOut(
-                    "request_timeout", "The request body did not arrive within {seconds} s.",
-                    {"seconds": f"{self.body_seconds:g}"})
-            with self._lock:
-                answer = self._answers[(kind, locale)] = whole_answer(self._app, error, locale)
-        return answer

@@ -28,7 +28,6 @@ from urllib.parse import parse_qsl
 from flask import Flask
 
 from service.app import i18n
-from service.app.errors import RateLimited
 from service.app.limiter import StreamSlots, limited_address
 from service.http.context import waits
 from service.http.i18n import content_language
@@ -48,10 +47,8 @@ class EarlyRefusal:
     """Answers, as whole HTTP responses, for tokenless streams this process refuses now."""
 
     def __init__(self, app: Flask, slots: StreamSlots):
-        self._app = app
         self._slots = slots
-        self._answers: dict[tuple[str, str], bytes] = {}  # (detail, locale) -> response bytes
-        self._lock = threading.Lock()
+        self._answers = WholeAnswers(app)
 
     def answer(self, address: str, head: bytes) -> tuple[int, bytes] | None:
         """For a connection from ``address`` whose first bytes are ``head``: how many of them
@@ -73,37 +70,42 @@ class EarlyRefusal:
         refusal = self._slots.tokenless_refusal(limited_address(address))
         if refusal is None:
             return None
-        language = _ACCEPT_LANGUAGE.search(head, match.end() - 2, end + 2)
-        locale = i18n.negotiate(language.group(1).decode("latin-1") if language else None) \
-            or i18n.DEFAULT_LOCALE
         metrics.EARLY_REFUSALS.inc()
         metrics.REQUESTS.labels("GET", ROUTES[stream], "429").inc()
-        return end + len(HEAD_END), self._render(refusal, locale)
+        answer = self._answers.get(str(refusal.detail), refusal, head_locale(head))
+        return end + len(HEAD_END), answer
 
-    def _render(self, refusal: RateLimited, locale: str) -> bytes:
-        """The app's own answer to ``refusal`` in ``locale``, as bytes, made once."""
-        key = (str(refusal.detail), locale)
-        answer = self._answers.get(key)
+
+class WholeAnswers:
+    """The app's own answers to the web worker's refusals (problem+json, as its error handlers
+    make them), each a whole HTTP/1.1 response that closes the connection, made once per key
+    and language."""
+
+    def __init__(self, app: Flask):
+        self._app = app
+        self._made: dict[tuple[str, str], bytes] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: str, error: Exception, locale: str) -> bytes:
+        """The answer to ``error`` (known by ``key``) in ``locale``."""
+        answer = self._made.get((key, locale))
         if answer is None:
             with self._lock:
-                answer = self._answers[key] = whole_answer(self._app, refusal, locale)
+                answer = self._made[(key, locale)] = self._make(error, locale)
         return answer
 
-
-def whole_answer(app: Flask, error: Exception, locale: str) -> bytes:
-    """The app's own answer to ``error`` in ``locale`` (problem+json, as its error handlers
-    make it), as a whole HTTP/1.1 response that closes the connection: what the web worker
-    sends when it refuses a connection or request itself."""
-    # An app context of its own: a request being served here may have one pushed, whose ``g``
-    # holds that request's locale.
-    with app.app_context(), app.test_request_context(headers={"Accept-Language": locale}):
-        response: Any = content_language(app.make_response(app.handle_user_exception(error)))
-        body = response.get_data()
-        response.headers["Content-Length"] = str(len(body))
-        response.headers["Connection"] = "close"
-        head = [f"HTTP/1.1 {response.status}",
-                *(f"{name}: {value}" for name, value in response.headers.items())]
-        return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+    def _make(self, error: Exception, locale: str) -> bytes:
+        app = self._app
+        # An app context of its own: a request being served here may have one pushed, whose
+        # ``g`` holds that request's locale.
+        with app.app_context(), app.test_request_context(headers={"Accept-Language": locale}):
+            response: Any = content_language(app.make_response(app.handle_user_exception(error)))
+            body = response.get_data()
+            response.headers["Content-Length"] = str(len(body))
+            response.headers["Connection"] = "close"
+            head = [f"HTTP/1.1 {response.status}",
+                    *(f"{name}: {value}" for name, value in response.headers.items())]
+            return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
 
 
 def head_locale(head: bytes) -> str:

@@ -127,14 +127,19 @@ def _answer(sock: socket.socket) -> tuple[int, dict[str, str], bytes]:
     return int(lines[0].split()[1]), {k.lower(): v for k, v in headers.items()}, body
 
 
+def _new_player_head(path: str, body: bytes, *fields: str) -> bytes:
+    """The head of a POST {path}/players of ``body`` (and ``fields``) that closes after."""
+    return "".join([f"POST {path}/players HTTP/1.1\r\nHost: t\r\nConnection: close\r\n",
+                    "Content-Type: application/json\r\n", *(f"{f}\r\n" for f in fields),
+                    f"Content-Length: {len(body)}\r\n\r\n"]).encode()
+
+
 def _name_in_pieces(base: str, pause: float) -> int:
     """POST /players with its body sent in three pieces, ``pause`` s apart: the status."""
     url = urlparse(base)
     body = b'{"name": "slow but sure"}'
     with socket.create_connection((url.hostname, url.port), timeout=10) as sock:
-        sock.sendall(f"POST {url.path}/players HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
-                     "Content-Type: application/json\r\n"
-                     f"Content-Length: {len(body)}\r\n\r\n".encode())
+        sock.sendall(_new_player_head(url.path, body))
         for piece in (body[:5], body[5:15], body[15:]):
             time.sleep(pause)
             sock.sendall(piece)
@@ -203,9 +208,7 @@ def test_a_client_that_waits_for_100_continue_gets_it_before_its_body_is_awaited
         url = urlparse(base)
         body = b'{"name": "patient"}'
         with socket.create_connection((url.hostname, url.port), timeout=10) as sock:
-            sock.sendall(f"POST {url.path}/players HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
-                         "Content-Type: application/json\r\nExpect: 100-continue\r\n"
-                         f"Content-Length: {len(body)}\r\n\r\n".encode())
+            sock.sendall(_new_player_head(url.path, body, "Expect: 100-continue"))
             sock.settimeout(0.5)  # well before curl would give up waiting and send it anyway
             assert sock.recv(25) == b"HTTP/1.1 100 Continue\r\n\r\n"
             sock.settimeout(10)

@@ -172,6 +172,10 @@ class Table:
     # The moves in the window of the game in play when it began, once that game has ended in it
     # (None: it has not): a game started in the window is not the one measured.
     first_game_moves: int | None = None
+    # Between games: the last one is over and the next not yet started (POST /games, join,
+    # start). A table between games when a window begins has no game in play to measure.
+    between_games: bool = True
+    in_play: bool = False  # it had a game in play when the measured window began
     made: int = 0  # ever
     pushed: bool = False  # a stream has delivered a move (of any of its games): ever
     busy: bool = False  # a seat's move may be in flight
@@ -233,6 +237,7 @@ class Client:
         a.picture = _ok(status, body)
         status, body = await b.conn.request("GET", f"{p}/games/{game_id}", None, b.headers)
         b.picture = _ok(status, body)
+        table.between_games = False
 
     async def follow(self, table: Table, index: int) -> None:
         """Seat ``index``'s stream for the table's current game, from the version it holds."""
@@ -326,7 +331,7 @@ class Client:
                 for index, seat in enumerate(table.seats):
                     seat.changed.clear()
                     if not await self.play_seat(table, index):
-                        over = True
+                        over = table.between_games = True
                 table.busy = False
                 if over or self.closing or not self.gate.is_set():
                     continue
@@ -371,6 +376,7 @@ class Client:
         unwarmed = sum(not (t.made and t.pushed) for t in tables)
         for table in tables:
             table.moves, table.first_game_moves = 0, None
+            table.in_play = not table.between_games
         cpu_before, client_before = group_cpu(self.groups), own_cpu()
         started = time.perf_counter()
         window.measuring = True
@@ -391,10 +397,12 @@ class Client:
                 "push_p50_ms": _pct(pushes, 0.50) * 1000, "push_p99_ms": _pct(pushes, 0.99) * 1000,
                 "pushes": len(pushes),
                 # Every game in play when the window began, by its moves in the window (one
-                # that ended in it made its last move there), and every table, whose game may
-                # have ended and been replaced by one still starting when the window closed.
-                "slowest_game_moves": min(t.moves if t.first_game_moves is None
-                                          else t.first_game_moves for t in tables),
+                # that ended in it made its last move there; a table between games then has
+                # none in play), and every table, whose game may have ended and been replaced
+                # by one still starting when the window closed.
+                "slowest_game_moves": min((t.moves if t.first_game_moves is None
+                                           else t.first_game_moves for t in tables if t.in_play),
+                                          default=0),
                 "slowest_table_moves": min(t.moves for t in tables),
                 "games_started": window.games_started,
                 "games_finished": window.games_finished,

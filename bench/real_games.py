@@ -12,7 +12,8 @@ game and level:
   over its bare window, measured in ABBA order as bench/throughput.py does);
 - p50/p99 move latency (POST -> answer) and push latency (the mover's answer read -> the other
   seat's stream delivers that version);
-- the slowest game's moves in a window (0: a game starved; of the games in play when it began)
+- the slowest game's moves in a window (0: a game starved; of the games in play when it began,
+  not counting a table then between games, its last game over and the next being created)
   and the slowest table's (whose game may have ended in it, the next one still starting), games
   finished and replaced;
 - CPU per move split by process: API (serve and its gunicorn processes), Redis, workers (RQ),

@@ -6,6 +6,8 @@ import os
 import socket
 from typing import Any
 
+from service.runtime.connection_shares import SHARES
+
 # gunicorn's own limits (its defaults, stated): a longer request line is 414, a longer header
 # or more headers 431, answered before the app sees the request by
 # service.runtime.gunicorn_worker in problem+json. No URL or header of the API comes near them.
@@ -14,8 +16,15 @@ limit_request_field_size = 8190
 limit_request_fields = 100
 
 
+def pre_fork(server: Any, worker: Any) -> None:
+    """Each API process counts its connections in a slot of its own (connection_shares)."""
+    SHARES.assign(server, worker)
+
+
 def child_exit(server: Any, worker: Any) -> None:
-    """A dead API process's live gauges (open SSE streams) must stop counting."""
+    """A dead API process's live gauges (open SSE streams) must stop counting, and its
+    connections are gone."""
+    SHARES.release(worker)
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         from prometheus_client import multiprocess
 

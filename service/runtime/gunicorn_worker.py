@@ -18,6 +18,7 @@ import select
 import socket
 import struct
 import types
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +31,7 @@ from gunicorn.http.body import Body, ChunkedReader, LengthReader
 from gunicorn.workers import ggevent
 from gunicorn.workers.ggevent import GeventWorker
 
+from service.runtime.connection_shares import SHARES
 from service.runtime.problems import HTTP_CODES, PROBLEM_JSON, PROBLEM_TYPE
 from service.runtime.shared_bytes import SharedBytes, chunk
 
@@ -135,6 +137,9 @@ def _quick_readiness_checks() -> None:
 
 ACCEPT_PAUSE = 0.0002  # s a worker leaves new connections to its siblings, per open connection
 ACCEPT_PAUSE_MAX = 0.002  # s: however busy, a worker takes a new connection every 2 ms
+# Wakes in a row a worker over its share of connections leaves new ones to its siblings
+# (ACCEPT_PAUSE_MAX each) before it takes them anyway: a sibling may be stuck or gone.
+DEFERRALS_MAX = 10
 # struct tcp_info (linux/tcp.h): for a listening socket, tcpi_unacked is the accept queue's
 # length (sk_ack_backlog); it follows 8 one-byte fields and four u32s.
 _TCP_INFO_QUEUED = struct.Struct("=I")
@@ -172,7 +177,15 @@ class SharingStreamServer(StreamServer):
     its course: with 128 games playing, 256 streams opening at once waited up to 5 s for
     their turn, while a move took 60 ms. So a wake takes a share of the queue instead: a
     ``1 / (2 x workers)`` part of it, at least one, which a sibling waking next shares in turn
-    (issue 29 item 3)."""
+    (issue 29 item 3).
+
+    Those pauses even out who accepts a burst, not what each worker holds after it: at 1,024
+    games, when every worker's pause is at its longest, one held 70 % of the games' move
+    connections and its moves took 5x as long as the other's. So each worker publishes how
+    many connections it holds (service.runtime.connection_shares), one clearly over its
+    share leaves new connections to the others for up to DEFERRALS_MAX wakes, and
+    ProblemGeventWorker closes its kept-alive connections after their answer until it is
+    back to its share (the client reconnects, to a sibling)."""
 
     workers = 1  # the API processes sharing the listening socket (set by the worker)
     sharing = True  # False in the only worker: nobody to leave connections to
@@ -181,9 +194,18 @@ class SharingStreamServer(StreamServer):
     # service.http.connection_limits.ConnectionLimits of the app served, when it has them.
     limits: Any = None
 
+    servers: weakref.WeakSet[SharingStreamServer] = weakref.WeakSet()  # one a listener
+
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self._open: dict[str, int] = {}  # connections open per client address
+        self._deferred = 0  # wakes in a row this worker left new connections to its siblings
+        SharingStreamServer.servers.add(self)
+
+    @classmethod
+    def held(cls) -> int:
+        """Connections this process serves now (each has a greenlet of its server's pool)."""
+        return sum(len(server.pool) for server in cls.servers if server.pool is not None)
 
     def do_handle(self, sock: Any, address: Any) -> None:
         plain = type(sock) is gevent_socket.socket and isinstance(address, tuple)
@@ -234,6 +256,8 @@ class SharingStreamServer(StreamServer):
         if type(sock) is gevent_socket.socket:  # counted by do_handle only then
             self._left(args[0] if args else None)
         super().do_close(sock, *args)
+        # The pool lets go of the connection's greenlet only after this returns.
+        SHARES.publish(self.held() - 1)
 
     def _look_then_handle(self, sock: Any, address: Any) -> None:
         try:
@@ -266,16 +290,27 @@ class SharingStreamServer(StreamServer):
         if not self.sharing:
             super()._do_read()
             return
-        before = len(self.pool) if self.pool is not None else 0
+        before = self.held()
+        if self._watcher is not None and self._deferred < DEFERRALS_MAX \
+                and SHARES.over_share(before):
+            self._deferred += 1
+            self._pause(ACCEPT_PAUSE_MAX)
+            return
+        self._deferred = 0
         self.max_accept = max(1, waiting_connections(self.socket) // (2 * self.workers))
         super()._do_read()
         if self.pool is None or self._watcher is None:
             return  # full, failing or closed: gevent's own waits apply
         serving = len(self.pool)
+        SHARES.publish(self.held())
         if serving > before and serving > 1:
-            self.stop_accepting()
-            self._timer = self.loop.timer(min(ACCEPT_PAUSE * (serving - 1), ACCEPT_PAUSE_MAX))
-            self._timer.start(self._start_accepting_if_started)
+            self._pause(min(ACCEPT_PAUSE * (serving - 1), ACCEPT_PAUSE_MAX))
+
+    def _pause(self, seconds: float) -> None:
+        """Leave new connections to the siblings for ``seconds``."""
+        self.stop_accepting()
+        self._timer = self.loop.timer(seconds)
+        self._timer.start(self._start_accepting_if_started)
 
 
 def _answer_and_close(sock: Any, length: int, answer: bytes) -> None:
@@ -332,6 +367,14 @@ def read_body_in_time(req: Any, sock: Any, limits: Any) -> None:
     req.body = Body(io.BytesIO(data))
 
 
+def hand_back_if_over_share(req: Any) -> None:
+    """A worker clearly over its share of connections ends ``req``'s kept-alive connection
+    with its answer (``Connection: close``): the client's next request comes on a new
+    connection, which a sibling takes (SharingStreamServer). A stream ends as it would."""
+    if SHARES.over_share(SharingStreamServer.held()):
+        req.force_close()
+
+
 class ProblemGeventWorker(GeventWorker):
     def patch(self) -> None:
         super().patch()
@@ -344,6 +387,7 @@ class ProblemGeventWorker(GeventWorker):
         util.write_error = write_problem
         wsgi.Response = OneWriteResponse
         # GeventWorker.run builds its server from this name.
+        SHARES.claim(self)
         SharingStreamServer.workers = self.cfg.workers
         SharingStreamServer.sharing = self.cfg.workers > 1
         ggevent.StreamServer = SharingStreamServer
@@ -357,6 +401,7 @@ class ProblemGeventWorker(GeventWorker):
         SharingStreamServer.limits = extensions.get("tablestream.connection_limits")
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> None:
+        hand_back_if_over_share(req)
         limits = SharingStreamServer.limits
         if limits is None:
             super().handle_request(listener_name, req, sock, addr)

@@ -186,7 +186,9 @@ def main() -> None:
                       for r, b in zip(rs, runs["bare"], strict=True)]
             push = (f"{med(rs, 'push_p50_ms'):>8.1f}{med(rs, 'push_p99_ms'):>8.1f}"
                     if name != "bare" else f"{'':>16}")
-            slowest = min(r.get("slowest_game_moves", 0) for r in rs) if name != "bare" else ""
+            slowest = min((r["slowest_game_moves"] for r in rs
+                           if r.get("slowest_game_moves") is not None), default="-") \
+                if name != "bare" else ""
             print(f"  {name:<14}{games:>6}{med(rs, 'moves_per_s'):>9.0f}"
                   f"{statistics.median(ratios):>8.2f}{med(rs, 'p50_ms'):>8.1f}"
                   f"{med(rs, 'p99_ms'):>8.1f}{push}{slowest:>8}"

@@ -396,13 +396,14 @@ class Client:
                 "p50_ms": _pct(latencies, 0.50) * 1000, "p99_ms": _pct(latencies, 0.99) * 1000,
                 "push_p50_ms": _pct(pushes, 0.50) * 1000, "push_p99_ms": _pct(pushes, 0.99) * 1000,
                 "pushes": len(pushes),
-                # Every game in play when the window began, by its moves in the window (one
-                # that ended in it made its last move there; a table between games then has
-                # none in play), and every table, whose game may have ended and been replaced
-                # by one still starting when the window closed.
-                "slowest_game_moves": min((t.moves if t.first_game_moves is None
-                                           else t.first_game_moves for t in tables if t.in_play),
-                                          default=0),
+                # Every game in play when the window began and still in play when it ended, by
+                # its moves in the window (one that ended in it moved to its end; a table
+                # between games when it began had none in play), and every table, whose game
+                # may have ended and been replaced by one still starting when the window closed.
+                # (None: every game ended in the window, as Loot's do at 16 games)
+                "slowest_game_moves": min((t.moves for t in tables
+                                           if t.in_play and t.first_game_moves is None),
+                                          default=None),
                 "slowest_table_moves": min(t.moves for t in tables),
                 "games_started": window.games_started,
                 "games_finished": window.games_finished,

@@ -12,17 +12,18 @@ game and level:
   over its bare window, measured in ABBA order as bench/throughput.py does);
 - p50/p99 move latency (POST -> answer) and push latency (the mover's answer read -> the other
   seat's stream delivers that version);
-- the slowest game's moves in a window (0: a game starved; of the games in play when it began,
-  not counting a table then between games, its last game over and the next being created)
-  and the slowest table's (whose game may have ended in it, the next one still starting), games
-  finished and replaced;
+- the slowest game's moves in a window (0: a game starved; of the games in play all through
+  it: not one that ended in it, nor a table between games when it began, its last game over
+  and the next being created; - when every game ended in it) and the slowest table's (whose
+  game may have ended in it, the next one still starting), games finished and replaced;
 - CPU per move split by process: API (serve and its gunicorn processes), Redis, workers (RQ),
   from /proc before and after each window; bare's is its gunicorn processes + the same Redis.
 
 Settings: BENCH_LEVELS (16,128,1024), BENCH_GAMES (loot,wotr), BENCH_ROUNDS (3), BENCH_WARMUP
-(s, 1.5), BENCH_SECONDS (s, 4), BENCH_PICK (first | random), BENCH_JOB_WORKERS (1), and
-bench/throughput.py's BENCH_WORKER_CLASS, BENCH_WEB_WORKERS, REDIS_URL (then Redis's CPU is
-not measured). Loopback only, bounded: each level is ROUNDS x 2 windows.
+(s, 1.5; at least WARMUP_PER_GAME a game: 8 s at 1,024), BENCH_SECONDS (s, 4), BENCH_PICK
+(first | random), BENCH_JOB_WORKERS (1), and bench/throughput.py's BENCH_WORKER_CLASS,
+BENCH_WEB_WORKERS, REDIS_URL (then Redis's CPU is not measured). Loopback only, bounded:
+each level is ROUNDS x 2 windows.
 """
 
 from __future__ import annotations
@@ -56,6 +57,15 @@ ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 PICK = os.environ.get("BENCH_PICK", "first")
 JOB_WORKERS = int(os.environ.get("BENCH_JOB_WORKERS", "1"))
 GROUPS = ("api", "redis", "workers")
+# s of warm-up a game, beyond BENCH_WARMUP: the games pause between windows, and when a window's
+# warm-up begins every one of them moves at once; at 1,024 games that burst takes a few of a
+# game's cycles (a move and its push, ~1.2 s there) to spread out. Measured from 1.5 s, it made
+# the move p99 4.5-5.3x the p50; from 8 s, 2.3-2.5x (the same code, the same hour).
+WARMUP_PER_GAME = 0.008
+
+
+def warmup(games: int) -> float:
+    return max(WARMUP, games * WARMUP_PER_GAME)
 
 
 def client_argv(base: str, game: str, groups: list[tuple[str, int]]) -> list[str]:
@@ -85,7 +95,7 @@ def measure(game: str, bare_gen: LoadGen, real: LoadGen) -> list[dict[str, Any]]
         rounds: list[tuple[dict[str, Any], dict[str, Any]]] = []
         for n in range(1, ROUNDS + 1):
             order = [bare_gen, real] if n % 2 else [real, bare_gen]
-            runs = {id(g): g.ask("run", games, WARMUP, SECONDS) for g in order}
+            runs = {id(g): g.ask("run", games, warmup(games), SECONDS) for g in order}
             bare_run, real_run = runs[id(bare_gen)], runs[id(real)]
             rounds.append((bare_run, real_run))
             print(f"    {game} {games} games round {n}/{ROUNDS}: bare "
@@ -104,7 +114,8 @@ def measure(game: str, bare_gen: LoadGen, real: LoadGen) -> list[dict[str, Any]]
             "ratios": [ratio(b, r) for b, r in rounds],
             **{key: median(reals, key) for key in
                ("p50_ms", "p99_ms", "push_p50_ms", "push_p99_ms")},
-            "slowest_game_moves": min(r["slowest_game_moves"] for r in reals),
+            "slowest_game_moves": min((r["slowest_game_moves"] for r in reals
+                                       if r["slowest_game_moves"] is not None), default=None),
             "slowest_table_moves": min(r["slowest_table_moves"] for r in reals),
             "games_finished": sum(r["games_finished"] for r in reals),
             "errors": sum(r["errors"] for r in reals), "error_kinds": kinds,
@@ -117,10 +128,15 @@ def measure(game: str, bare_gen: LoadGen, real: LoadGen) -> list[dict[str, Any]]
     return levels
 
 
+def _or_dash(value: Any) -> Any:
+    return "-" if value is None else value
+
+
 def report(levels: list[dict[str, Any]]) -> None:
     print()
     print(f"Real games ({PICK} legal command, one POST per move, both seats on SSE), medians of "
-          f"{ROUNDS} rounds of {SECONDS:.0f} s after {WARMUP:.1f} s warm-up; errors and finished "
+          f"{ROUNDS} rounds of {SECONDS:.0f} s after a warm-up of {WARMUP:.1f} s or "
+          f"{WARMUP_PER_GAME * 1000:.0f} ms a game, the longer; errors and finished "
           "games summed; CPU per move in ms (server = API + Redis + workers; bare = its app + "
           "Redis)")
     print(f"  {'game':<6}{'games':>6}{'moves/s':>9}{'x bare':>7}{'(min-max)':>12}{'p50':>8}"
@@ -131,7 +147,7 @@ def report(levels: list[dict[str, Any]]) -> None:
         print(f"  {r['game']:<6}{r['games']:>6}{r['moves_per_s']:>9.0f}{r['ratio']:>7.2f}"
               f"{min(r['ratios']):>6.2f}-{max(r['ratios']):<5.2f}{r['p50_ms']:>8.1f}"
               f"{r['p99_ms']:>8.1f}{r['push_p50_ms']:>8.1f}{r['push_p99_ms']:>8.1f}"
-              f"{r['slowest_game_moves']:>8}{r['slowest_table_moves']:>6}"
+              f"{_or_dash(r['slowest_game_moves']):>8}{r['slowest_table_moves']:>6}"
               f"{r['games_finished']:>6}{r['errors']:>5}"
               f"{r['api_ms']:>7.2f}{r['redis_ms']:>7.2f}{r['workers_ms']:>7.2f}"
               f"{r['server_ms']:>8.2f}{r['bare_server_ms']:>7.2f}{r['client_ms']:>8.2f}")
@@ -141,10 +157,10 @@ def report(levels: list[dict[str, Any]]) -> None:
             print(f"    {r['unwarmed']} games had not both moved and heard a move on a stream "
                   f"after {r['warm_s']:.0f} s of warm-up: this level's figures are not a "
                   "steady state")
-    print("  (latencies in ms; slowest: the fewest moves any one game in play when a window "
-          "began made in it; table: the same of a table, whose game may have ended in the "
-          "window and the next one still be starting; done: games finished and replaced by new "
-          "ones)")
+    print("  (latencies in ms; slowest: the fewest moves any one game in play all through a "
+          "window made in it, - when every game ended in its window; table: the same of a "
+          "table, whose game may have ended in the window and the next one still be starting; "
+          "done: games finished and replaced by new ones)")
     starts = ", ".join(f"{r['game']} {r['games']}: {r['warm_s']:.1f} s" for r in levels)
     print("  (each level's first round starts its new games and opens their streams in its "
           "warm-up, which ends once every game has moved and heard a move on a stream; the "

@@ -1,12 +1,15 @@
-"""How many connections each API process holds, in memory shared by gunicorn's master and its
-workers, so that a worker holding more than its share leaves new connections to its siblings
-and hands kept-alive ones back (service.runtime.gunicorn_worker.SharingStreamServer).
+"""How many connections other than streams each API process holds, in memory shared by
+gunicorn's master and its workers, so that a worker holding more than its share leaves new
+connections to its siblings and hands kept-alive ones back
+(service.runtime.gunicorn_worker.SharingStreamServer).
 
 Every worker accepts from the one listening socket, and a kept-alive connection stays with the
 worker that accepted it. Measured at 1,024 Loot games on two workers: 707 of the games' move
 connections sat on one worker and 317 on the other, and a move took 1.33 s at the median on
 the first and 0.27 s on the second (issue 29 item 3). Balancing the count of connections (as
-nginx's and HAProxy's "least connections" do) evens that out.
+nginx's and HAProxy's "least connections" do) evens that out, counting a client's requests
+apart from its streams: a stream costs its worker about half what a move does, and with the
+totals even one worker still held 777 of the 1,024 move connections.
 
 The memory is an anonymous shared mapping made when this module is first imported, which is
 in gunicorn's master (it loads service.runtime.gunicorn_conf, which imports this) before it
@@ -60,10 +63,11 @@ class ConnectionShares:
         if self.slot is not None:
             _HELD.pack_into(self._memory, self.slot * _SLOT.size + 8, held)
 
-    def over_share(self, held: int) -> bool:
+    def over_share(self, held: int, margins: int = 1) -> bool:
         """Whether a process holding ``held`` connections holds clearly more than the least
-        loaded sibling: more than an eighth more, and at least 8 more (a few connections
-        either way are noise, and every move would otherwise bounce)."""
+        loaded sibling: by more than ``margins`` times a margin of a sixteenth of the
+        sibling's, at least 8 (a few connections either way are noise, and every move would
+        otherwise bounce)."""
         if self.slot is None:
             return False
         table = self._all.unpack_from(self._memory)
@@ -72,7 +76,7 @@ class ConnectionShares:
         if not siblings:
             return False
         fewest = min(siblings)
-        return held > fewest + max(8, fewest // 8)
+        return held > fewest + margins * max(8, fewest // 16)
 
 
 SHARES = ConnectionShares()

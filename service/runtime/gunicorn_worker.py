@@ -17,6 +17,7 @@ import json
 import select
 import socket
 import struct
+import time
 import types
 import weakref
 from collections.abc import Callable
@@ -56,6 +57,16 @@ class OneWriteResponse(wsgi.Response):
     Content-Length; every JSON answer is one bytes body) the headers go in the same write:
     one send instead of two, so one packet and one wake-up of the client instead of two
     (issue 13). Streams (SSE) and bodies in pieces are written as gunicorn writes them."""
+
+    # The answers of this process being streamed (SSE: no Content-Length), for as long as they
+    # live: what a connection costs its worker depends on whether it streams (connection_shares).
+    streaming: weakref.WeakSet[OneWriteResponse] = weakref.WeakSet()
+
+    def start_response(self, status: str, headers: Any, exc_info: Any = None) -> Any:
+        write = super().start_response(status, headers, exc_info)
+        if self.chunked:
+            OneWriteResponse.streaming.add(self)
+        return write
 
     def write(self, arg: bytes) -> None:
         if self.headers_sent or self.chunked or self._omits_body \
@@ -137,9 +148,10 @@ def _quick_readiness_checks() -> None:
 
 ACCEPT_PAUSE = 0.0002  # s a worker leaves new connections to its siblings, per open connection
 ACCEPT_PAUSE_MAX = 0.002  # s: however busy, a worker takes a new connection every 2 ms
-# Wakes in a row a worker over its share of connections leaves new ones to its siblings
-# (ACCEPT_PAUSE_MAX each) before it takes them anyway: a sibling may be stuck or gone.
-DEFERRALS_MAX = 10
+# s a worker over its share of connections leaves new ones to its siblings (looking again every
+# ACCEPT_PAUSE_MAX) before it takes them anyway: a sibling may be stuck. A sibling as busy as
+# at 1,024 games turns its event loop (and so accepts) every few tens of ms.
+DEFER_SECONDS = 0.25
 # struct tcp_info (linux/tcp.h): for a listening socket, tcpi_unacked is the accept queue's
 # length (sk_ack_backlog); it follows 8 one-byte fields and four u32s.
 _TCP_INFO_QUEUED = struct.Struct("=I")
@@ -182,10 +194,12 @@ class SharingStreamServer(StreamServer):
     Those pauses even out who accepts a burst, not what each worker holds after it: at 1,024
     games, when every worker's pause is at its longest, one held 70 % of the games' move
     connections and its moves took 5x as long as the other's. So each worker publishes how
-    many connections it holds (service.runtime.connection_shares), one clearly over its
-    share leaves new connections to the others for up to DEFERRALS_MAX wakes, and
-    ProblemGeventWorker closes its kept-alive connections after their answer until it is
-    back to its share (the client reconnects, to a sibling)."""
+    many connections other than streams it holds (service.runtime.connection_shares; the
+    streams were shared evenly, and equal totals still left one worker 777 of the 1,024 move
+    connections), one clearly over its share leaves new connections to the others for up to
+    DEFER_SECONDS, and ProblemGeventWorker closes its kept-alive connections after their answer
+    while it is over twice that margin (the client reconnects, to a sibling: with one margin
+    for both, a sibling too busy to accept in time left the same connections bouncing)."""
 
     workers = 1  # the API processes sharing the listening socket (set by the worker)
     sharing = True  # False in the only worker: nobody to leave connections to
@@ -199,13 +213,21 @@ class SharingStreamServer(StreamServer):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self._open: dict[str, int] = {}  # connections open per client address
-        self._deferred = 0  # wakes in a row this worker left new connections to its siblings
+        # since when this worker has left new connections to its siblings (None: it has not)
+        self._deferring_since: float | None = None
         SharingStreamServer.servers.add(self)
 
     @classmethod
     def held(cls) -> int:
         """Connections this process serves now (each has a greenlet of its server's pool)."""
         return sum(len(server.pool) for server in cls.servers if server.pool is not None)
+
+    @classmethod
+    def requests_held(cls) -> int:
+        """Connections this process serves now other than streams: each a client's requests,
+        in flight or to come (kept alive). A move costs a worker about twice what pushing it
+        to a stream does, so these are what the workers share evenly."""
+        return max(0, cls.held() - len(OneWriteResponse.streaming))
 
     def do_handle(self, sock: Any, address: Any) -> None:
         plain = type(sock) is gevent_socket.socket and isinstance(address, tuple)
@@ -257,7 +279,7 @@ class SharingStreamServer(StreamServer):
             self._left(args[0] if args else None)
         super().do_close(sock, *args)
         # The pool lets go of the connection's greenlet only after this returns.
-        SHARES.publish(self.held() - 1)
+        SHARES.publish(max(0, self.requests_held() - 1))
 
     def _look_then_handle(self, sock: Any, address: Any) -> None:
         try:
@@ -290,19 +312,20 @@ class SharingStreamServer(StreamServer):
         if not self.sharing:
             super()._do_read()
             return
-        before = self.held()
-        if self._watcher is not None and self._deferred < DEFERRALS_MAX \
-                and SHARES.over_share(before):
-            self._deferred += 1
-            self._pause(ACCEPT_PAUSE_MAX)
-            return
-        self._deferred = 0
+        before = len(self.pool) if self.pool is not None else 0
+        if self._watcher is not None and SHARES.over_share(self.requests_held()):
+            now = time.monotonic()
+            self._deferring_since = self._deferring_since or now
+            if now - self._deferring_since < DEFER_SECONDS:
+                self._pause(ACCEPT_PAUSE_MAX)
+                return
+        self._deferring_since = None
         self.max_accept = max(1, waiting_connections(self.socket) // (2 * self.workers))
         super()._do_read()
         if self.pool is None or self._watcher is None:
             return  # full, failing or closed: gevent's own waits apply
         serving = len(self.pool)
-        SHARES.publish(self.held())
+        SHARES.publish(self.requests_held())
         if serving > before and serving > 1:
             self._pause(min(ACCEPT_PAUSE * (serving - 1), ACCEPT_PAUSE_MAX))
 
@@ -371,7 +394,7 @@ def hand_back_if_over_share(req: Any) -> None:
     """A worker clearly over its share of connections ends ``req``'s kept-alive connection
     with its answer (``Connection: close``): the client's next request comes on a new
     connection, which a sibling takes (SharingStreamServer). A stream ends as it would."""
-    if SHARES.over_share(SharingStreamServer.held()):
+    if SHARES.over_share(SharingStreamServer.requests_held(), margins=2):
         req.force_close()
 
 

@@ -18,6 +18,10 @@ from tests.web.driving import WAIT_MS, missed_again
 PICKABLE = "#board .pickable"
 OFFERED = "#board .pick-panel button.pick-cmd"
 SHELL_MOVES = "#commands button.cmd:not([disabled])"
+# How much of a phone's screen the moves pinned over its bottom take, in pixels (0: not pinned).
+PINNED_HEIGHT = """() => { const m = document.querySelector('#commands');
+    return m && !m.hidden && getComputedStyle(m).position === 'sticky'
+        ? m.getBoundingClientRect().height : 0; }"""
 
 
 def play_on_board(page: Page, rng: random.Random, max_clicks: int = 3000,
@@ -46,6 +50,10 @@ def play_on_board(page: Page, rng: random.Random, max_clicks: int = 3000,
             page.wait_for_timeout(200)
             continue
         stuck = 0
+        # However many kinds of move are offered, the board stays in sight and within reach.
+        pinned = page.evaluate(PINNED_HEIGHT)
+        height = page.viewport_size["height"]
+        assert pinned <= height / 2, f"the pinned moves cover {pinned:.0f} of {height} px"
         chosen = target.nth(rng.randrange(count))
         try:
             # Focus first: a map region off its pan-and-zoom box's view is brought into view.

@@ -836,6 +836,7 @@ function drawMoves(table) {
     root.append(el('p', { class: 'waiting' }, waiting));
   } else {
     // New choices start at the top of the list, in view (a desk's side column scrolls).
+    root.scrollTop = 0; // a phone's pinned panel scrolls itself
     if (root.parentElement) root.parentElement.scrollTop = 0;
     const button = (command) => {
       const key = JSON.stringify({ ...command, expected_version: undefined });
@@ -861,9 +862,10 @@ function movesChooser(table, group, button, chosen) {
   const key = `${body.version}:${group[0].type}`;
   if (!table.choosing || table.choosing.key !== key) table.choosing = { key, picked: {} };
   const label = (path, value) => choiceText(table, path, value);
+  const title = (board.typeLabel && board.typeLabel(group[0].type))
+    || words(group[0].type).replace(/^./, (c) => c.toUpperCase());
   return chooser(group, table.choosing.picked, {
-    title: (board.typeLabel && board.typeLabel(group[0].type))
-      || words(group[0].type).replace(/^./, (c) => c.toUpperCase()),
+    title,
     makeButton: button,
     choiceLabel: label,
     chosen,
@@ -871,7 +873,10 @@ function movesChooser(table, group, button, chosen) {
     onPick: (picked) => {
       table.choosing.picked = picked;
       drawMoves(table);
-      const first = document.querySelector('#commands button.cmd');
+      // The next question of this chooser, in view: the pinned panel scrolls to it.
+      const first = document.querySelector(
+        `#commands .chooser[aria-label="${CSS.escape(title)}"] button.cmd`)
+        || document.querySelector('#commands button.cmd');
       if (first) first.focus();
     },
   });

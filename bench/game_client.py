@@ -200,6 +200,7 @@ class Client:
         self.random = random.Random(29)
         self.window = RealWindow()  # the run's; between runs, one that counts nothing
         self.gate = asyncio.Event()  # set while a run plays
+        self.metrics = Connection(self.host, self.port)  # its scrapes, /metrics
         self.closing = False
 
     async def player(self, conn: Connection, n: int) -> Seat:
@@ -356,6 +357,20 @@ class Client:
                 task.cancel()
             await asyncio.gather(*followers, return_exceptions=True)
 
+    async def collector_seconds(self) -> tuple[float, float]:
+        """The API processes' time in Python's cyclic garbage collector so far (their
+        ``tablestream_gc_seconds_total`` on /metrics; NaN if unreadable) and when it was read."""
+        sent = time.perf_counter()
+        try:
+            status, body = await self.metrics.request("GET", "/metrics")
+        except (OSError, asyncio.IncompleteReadError, HttpError):
+            status, body = 0, b""
+        at = (sent + time.perf_counter()) / 2
+        if status != 200:
+            return float("nan"), at
+        return sum(float(line.rsplit(b" ", 1)[1]) for line in body.splitlines()
+                   if line.startswith(b"tablestream_gc_seconds_total{")), at
+
     async def run(self, count: int, warmup: float, seconds: float) -> dict[str, Any]:
         """Play the first ``count`` tables (starting those not yet playing) and measure."""
         window = self.window = RealWindow()
@@ -377,6 +392,7 @@ class Client:
         for table in tables:
             table.moves, table.first_game_moves = 0, None
             table.in_play = not table.between_games
+        gc_before = await self.collector_seconds()
         cpu_before, client_before = group_cpu(self.groups), own_cpu()
         started = time.perf_counter()
         window.measuring = True
@@ -384,6 +400,7 @@ class Client:
         window.measuring = False
         elapsed = time.perf_counter() - started
         cpu_after, client_after = group_cpu(self.groups), own_cpu()
+        gc_after = await self.collector_seconds()
         self.gate.clear()
         deadline = time.monotonic() + REQUEST_TIMEOUT
         while any(t.busy for t in tables) and time.monotonic() < deadline:
@@ -410,6 +427,10 @@ class Client:
                 "cpu_s": {name: cpu_after.get(name, 0.0) - cpu_before.get(name, 0.0)
                           for name in cpu_after},
                 "server_cpu_s": sum(cpu_after.values()) - sum(cpu_before.values()),
+                # The API processes' collector time over the window (the scrapes' own waits
+                # taken out: at 1,024 games a scrape waits its turn behind the moves).
+                "api_gc_s": (gc_after[0] - gc_before[0]) * elapsed
+                / max(gc_after[1] - gc_before[1], elapsed),
                 "client_cpu_s": client_after - client_before}
 
     async def close(self) -> None:
@@ -419,6 +440,7 @@ class Client:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        self.metrics.close()
         for table in self.tables:
             for seat in table.seats:
                 seat.conn.close()

@@ -17,7 +17,8 @@ game and level:
   and the next being created; - when every game ended in it) and the slowest table's (whose
   game may have ended in it, the next one still starting), games finished and replaced;
 - CPU per move split by process: API (serve and its gunicorn processes), Redis, workers (RQ),
-  from /proc before and after each window; bare's is its gunicorn processes + the same Redis.
+  from /proc before and after each window; bare's is its gunicorn processes + the same Redis;
+  and of the API's, the part its cyclic garbage collector took (``(gc)``, from /metrics).
 
 Settings: BENCH_LEVELS (16,128,1024), BENCH_GAMES (loot,wotr), BENCH_ROUNDS (3), BENCH_WARMUP
 (s, 1.5; at least WARMUP_PER_GAME a game: 8 s at 1,024), BENCH_SECONDS (s, 4), BENCH_PICK
@@ -124,7 +125,8 @@ def measure(game: str, bare_gen: LoadGen, real: LoadGen) -> list[dict[str, Any]]
             **{f"{g}_ms": per_move(reals, lambda r, g=g: r["cpu_s"].get(g, 0.0)) for g in GROUPS},
             "server_ms": per_move(reals, lambda r: r["server_cpu_s"]),
             "bare_server_ms": per_move(bares, lambda r: r["server_cpu_s"]),
-            "client_ms": per_move(reals, lambda r: r["client_cpu_s"])})
+            "client_ms": per_move(reals, lambda r: r["client_cpu_s"]),
+            "api_gc_ms": per_move(reals, lambda r: r["api_gc_s"])})
     return levels
 
 
@@ -141,7 +143,7 @@ def report(levels: list[dict[str, Any]]) -> None:
           "Redis)")
     print(f"  {'game':<6}{'games':>6}{'moves/s':>9}{'x bare':>7}{'(min-max)':>12}{'p50':>8}"
           f"{'p99':>8}{'push50':>8}{'push99':>8}{'slowest':>8}{'table':>6}{'done':>6}{'err':>5}"
-          f"{'api':>7}"
+          f"{'api':>7}{'(gc)':>7}"
           f"{'redis':>7}{'wrk':>7}{'server':>8}{'bare':>7}{'client':>8}")
     for r in levels:
         print(f"  {r['game']:<6}{r['games']:>6}{r['moves_per_s']:>9.0f}{r['ratio']:>7.2f}"
@@ -149,7 +151,7 @@ def report(levels: list[dict[str, Any]]) -> None:
               f"{r['p99_ms']:>8.1f}{r['push_p50_ms']:>8.1f}{r['push_p99_ms']:>8.1f}"
               f"{_or_dash(r['slowest_game_moves']):>8}{r['slowest_table_moves']:>6}"
               f"{r['games_finished']:>6}{r['errors']:>5}"
-              f"{r['api_ms']:>7.2f}{r['redis_ms']:>7.2f}{r['workers_ms']:>7.2f}"
+              f"{r['api_ms']:>7.2f}{r['api_gc_ms']:>7.2f}{r['redis_ms']:>7.2f}{r['workers_ms']:>7.2f}"
               f"{r['server_ms']:>8.2f}{r['bare_server_ms']:>7.2f}{r['client_ms']:>8.2f}")
         if r["error_kinds"]:
             print(f"    errors: {r['error_kinds']}")

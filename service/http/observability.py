@@ -81,6 +81,7 @@ def _finish(response: Response) -> Response:
     _labelled(metrics.REQUESTS, label, route, str(status)).inc()
     if started:
         _labelled(metrics.REQUEST_SECONDS, label, route).observe(time.perf_counter() - started)
+    metrics.COLLECTOR_TIME.flush()
     if access_log.isEnabledFor(logging.INFO):
         line = orjson.dumps({
             "ts": round(time.time(), 3), "request_id": rid, "method": method,

@@ -418,6 +418,9 @@ class ProblemGeventWorker(GeventWorker):
         SharingStreamServer.workers = self.cfg.workers
         SharingStreamServer.sharing = self.cfg.workers > 1
         ggevent.StreamServer = SharingStreamServer
+        from service.runtime import metrics  # in the worker: its values are its own
+
+        metrics.COLLECTOR_TIME.install()  # how long the collector holds this process
         super().init_process()
 
     def load_wsgi(self) -> None:

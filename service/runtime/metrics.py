@@ -9,7 +9,9 @@ processes and the bot and clock workers together.
 from __future__ import annotations
 
 import functools
+import gc
 import os
+import time
 from typing import Any
 
 from prometheus_client import (
@@ -57,12 +59,53 @@ SSE_FEEDS = Gauge("tablestream_sse_feeds",
                   "Streams (a game's log, a player's notices) followed for live subscribers, "
                   "each with one blocking Redis read per process (service.runtime.fanout)",
                   multiprocess_mode="livesum")
+GC_SECONDS = Counter("tablestream_gc_seconds_total",
+                     "Time Python's cyclic garbage collector held an API process, by generation "
+                     "(it walks every container alive since its last pass: at 1,024 games a "
+                     "move's states and views outlive a pass)", ["generation"])
 
 
 @functools.cache
 def move_seconds(sender: str) -> Any:
     """MOVE_SECONDS's child for ``sender`` (made once: ``labels()`` locks and builds a key)."""
     return MOVE_SECONDS.labels(sender)
+
+
+class CollectorTime:
+    """Times each pass of the cyclic garbage collector (``gc.callbacks``) and adds them to
+    GC_SECONDS when flushed. The callback itself only adds to floats: it runs wherever an
+    allocation set the collector off, perhaps inside a metric's own lock."""
+
+    def __init__(self) -> None:
+        self.pending = [0.0, 0.0, 0.0]  # seconds by generation, not yet counted
+        self._started = 0.0
+
+    def install(self) -> None:
+        if self._callback not in gc.callbacks:
+            gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.pending[info["generation"]] += time.perf_counter() - self._started
+
+    def flush(self) -> None:
+        """Counts the passes timed since the last flush (a request's end: no lock is held)."""
+        pending = self.pending
+        if pending[0] or pending[1] or pending[2]:
+            self.pending = [0.0, 0.0, 0.0]
+            for generation, seconds in enumerate(pending):
+                if seconds:
+                    gc_seconds(generation).inc(seconds)
+
+
+@functools.cache
+def gc_seconds(generation: int) -> Any:
+    return GC_SECONDS.labels(str(generation))
+
+
+COLLECTOR_TIME = CollectorTime()
 
 
 class QueueDepth:

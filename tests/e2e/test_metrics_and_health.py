@@ -67,5 +67,7 @@ def test_one_scrape_adds_up_every_api_process_and_the_worker(served_with_worker)
     assert _metric(page, "tablestream_bot_turn_seconds_count") > 10  # counted in the worker
     assert _metric(page, "tablestream_move_seconds_count", sender="bot") > 10
     assert 'tablestream_queue_jobs{state="waiting"}' in page
+    # The API processes time their garbage collector (loading the app alone sets it off).
+    assert _metric(page, "tablestream_gc_seconds_total") > 0
     ready = requests.get(f"{root}/readyz", timeout=10).json()
     assert ready == {"status": "ready", "checks": {"store": "ok", "worker": "ok"}}

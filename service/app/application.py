@@ -211,20 +211,25 @@ class GameService(HistoryMixin):
     def view_and_legal(projection: Projection, viewer: Viewer) -> tuple[Any, list[Command]]:
         """What ``viewer`` sees of the game (None before it starts) and the commands it may
         send now (none unless it is a seat with a prompt, between batches)."""
+        if projection.state is None or projection.status == "open":
+            return None, []
+        # Once per version and viewer in a process.
+        return projection.once(("view_and_legal", viewer),
+                               lambda: GameService.work_out_view_and_legal(projection, viewer))
+
+    @staticmethod
+    def work_out_view_and_legal(projection: Projection,
+                                viewer: Viewer) -> tuple[Any, list[Command]]:
+        """``view_and_legal`` worked out now, and not kept."""
         state = projection.state
         if state is None or projection.status == "open":
             return None, []
-
-        def work_out() -> tuple[Any, list[Command]]:
-            game = projection.game
-            legal: list[Command] = []
-            if projection.data.get("settled", True) and isinstance(viewer, int) \
-                    and str(viewer) in projection.opened:
-                legal = game.legal_commands(state, viewer)
-            return game.view(state, viewer), legal
-
-        # Once per version and viewer in a process: a move's answer, then the mover's stream.
-        return projection.once(("view_and_legal", viewer), work_out)
+        game = projection.game
+        legal: list[Command] = []
+        if projection.data.get("settled", True) and isinstance(viewer, int) \
+                and str(viewer) in projection.opened:
+            legal = game.legal_commands(state, viewer)
+        return game.view(state, viewer), legal
 
     def seats_public(self, projection: Projection) -> list[dict[str, Any]]:
         return [{"seat": i, "kind": s["kind"], "player": s.get("player"),

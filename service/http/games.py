@@ -51,11 +51,20 @@ def game_wire(game_id: str, viewer_player, projection=None, tablestream=None,
     projection = projection or service.projection(game_id)
     if viewer is None:
         viewer = service.viewer_for(projection, viewer_player)
-    view, legal = service.view_and_legal(projection, viewer)
+    # Once per version, viewer and language in a process (a move's answer, then the mover's
+    # stream), and kept encoded: see wire.Encoded.
+    view, legal = projection.once(("wire", viewer, current_locale()),
+                                  lambda: _encoded_parts(service, projection, viewer))
     names = tablestream.accounts.names([s["player"] for s in projection.seats
                                         if s.get("player")])
-    return wire.projection_out(game_id, projection, viewer, view,
-                               postable(legal, projection.version), names)
+    return wire.projection_out(game_id, projection, viewer, view, legal, names)
+
+
+def _encoded_parts(service, projection, viewer) -> tuple[wire.Encoded, wire.Encoded]:
+    """The ``view`` and ``legal_commands`` of ``viewer``'s picture of ``projection``, encoded."""
+    view, legal = service.work_out_view_and_legal(projection, viewer)
+    return (wire.Encoded(wire.view_out(view)),
+            wire.Encoded(postable(legal, projection.version)))
 
 
 def with_names(body: dict, tablestream=None) -> dict:

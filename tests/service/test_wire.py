@@ -132,3 +132,13 @@ def test_the_audit_answer_is_the_transcript_schema_dump(api):
     with api.app.app_context():
         body = transcript(game_id, api.service.store.read(game_id), api.service.seed(game_id))
     assert response.json == json.loads(json.dumps(AuditOut().dump(body)))
+
+
+def test_an_encoded_part_is_embedded_as_the_same_json_even_beside_a_huge_integer():
+    view = {"b": [1, {"z": None, "a": "é"}], "a": 2}
+    plain = {"view": view, "version": 7}
+    carried = {"view": wire.Encoded(view), "version": 7}
+    assert wire.dumps(carried) == wire.dumps(plain)
+    # Beyond 64 bits orjson gives up and the stdlib encodes: the part still goes in whole.
+    huge = 2 ** 70
+    assert json.loads(wire.dumps({**carried, "version": huge})) == {**plain, "version": huge}

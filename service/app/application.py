@@ -211,8 +211,6 @@ class GameService(HistoryMixin):
     def view_and_legal(projection: Projection, viewer: Viewer) -> tuple[Any, list[Command]]:
         """What ``viewer`` sees of the game (None before it starts) and the commands it may
         send now (none unless it is a seat with a prompt, between batches)."""
-        if projection.state is None or projection.status == "open":
-            return None, []
         # Once per version and viewer in a process.
         return projection.once(("view_and_legal", viewer),
                                lambda: GameService.work_out_view_and_legal(projection, viewer))

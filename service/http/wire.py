@@ -42,11 +42,6 @@ class Encoded:
     def __init__(self, value: Any):
         self.raw = dumps(value)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Encoded) and other.raw == self.raw
-
-    __hash__ = None  # type: ignore[assignment]
-
 
 def _embedded(value: Any) -> Any:
     if isinstance(value, Encoded):

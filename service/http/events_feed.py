@@ -109,8 +109,11 @@ class EventStream(MethodView):
         views = _views(game_id, player) if query.get("views") else None
         watch = TokenWatch(tablestream.accounts, bearer_token(from_url=True),
                            player["id"] if player else None, heartbeat)
+        # A stream without a token is paced: a spectator's crowd is written a game's moves
+        # together, at most once a pace (service.runtime.fanout).
+        pace = tablestream.config.tokenless_push_ms / 1000 if anonymous else 0.0
         stream = _stream(service, projection.game, game_id, viewer, after, projection.version,
-                         watch, finished, views, projection.status == "finished")
+                         watch, finished, views, projection.status == "finished", pace)
         # One of the caller's stream slots until it ends (issue 23 item 4).
         stream = hold_stream(stream)
         return Response(stream_with_context(stream), mimetype="text/event-stream",
@@ -137,7 +140,7 @@ def _projection(tablestream, game_id: str, anonymous: bool):
 
 def _stream(service, game, game_id: str, viewer, after: int, end: int, watch: TokenWatch,
             finished: bool, views: Callable[[Batch], bytes] | None = None,
-            game_over: bool = False) -> Iterator[bytes]:
+            game_over: bool = False, pace: float = 0.0) -> Iterator[bytes]:
     yield CONNECTED
     if finished:
         return
@@ -151,21 +154,22 @@ def _stream(service, game, game_id: str, viewer, after: int, end: int, watch: To
     metrics.SSE_CONNECTIONS.inc()
     try:
         yield from end_on_outage(_follow(service, game, game_id, viewer, after, end, watch,
-                                         views), f"stream of game {game_id}")
+                                         views, pace), f"stream of game {game_id}")
     finally:
         metrics.SSE_CONNECTIONS.dec()
 
 
 def _follow(service, game, game_id: str, viewer, after: int, end: int, watch: TokenWatch,
-            views: Callable[[Batch], bytes] | None = None) -> Iterator[bytes]:
+            views: Callable[[Batch], bytes] | None = None, pace: float = 0.0) -> Iterator[bytes]:
     """The caller's events after ``after`` from the process's shared feed of the game
-    (service.runtime.fanout); ``end`` is the game's version as the caller found it. Ends when the
-    caller's token stops working (service.http.stream_auth)."""
+    (service.runtime.fanout), written at most once a ``pace`` (seconds; 0: each batch as it
+    comes); ``end`` is the game's version as the caller found it. Ends when the caller's token
+    stops working (service.http.stream_auth)."""
     store = service.store
     batches = ctx().fanout.follow(
         ("game", game_id), after, read=lambda v: store.read(game_id, v + 1),
         wait=lambda v, block_ms: store.wait(game_id, v, block_ms),
-        position_of=_version, order=int, heartbeat=watch.wake, end=end)
+        position_of=_version, order=int, heartbeat=watch.wake, end=end, pace=pace)
     presence = Presence(ctx().lobby, game_id) if isinstance(viewer, int) else None
     with closing(batches):
         for batch in batches:
@@ -179,11 +183,7 @@ def _follow(service, game, game_id: str, viewer, after: int, end: int, watch: To
                     yield KEEP_ALIVE
                 continue
             watch.wrote_now()
-            # Redacted and encoded once per viewer (seat, spectator, auditor) for every
-            # subscriber of this process, which all write the very same bytes; the key is the
-            # viewer itself, so no one gets another seat's rendering.
-            text, over = batch.once(("events", viewer),
-                                    lambda b=batch: _sse_events(service, game, b.items, viewer))
+            text, over = _rendered(service, game, batch, viewer)
             if views is not None:
                 # ?views=true: the caller's picture after these events (view, pending, its legal
                 # commands), so a seat learns of another's move and its own choices without a
@@ -219,6 +219,22 @@ class Presence:
             log.warning("could not mark game %s watched", self.game_id, exc_info=True)
 
 
+def _rendered(service, game, batch: Batch, viewer) -> tuple[bytes, bool]:
+    """``batch`` as ``viewer`` may see it, as server-sent events, and whether the game's end
+    was among them. Redacted and encoded once per viewer (seat, spectator, auditor) for every
+    subscriber of this process, which all write the very same bytes; the key is the viewer
+    itself, so no one gets another seat's rendering. A joined batch (a paced stream's) is the
+    renderings of its parts."""
+    texts: list[bytes] = []
+    for part in batch.parts:
+        text, over = part.once(("events", viewer),
+                               lambda p=part: _sse_events(service, game, p.items, viewer))
+        texts.append(text)
+        if over:
+            break
+    return (texts[0] if len(texts) == 1 else b"".join(texts)), over
+
+
 def _sse_events(service, game, events: list[StoredEvent], viewer) -> tuple[SharedBytes, bool]:
     """``events`` as ``viewer`` may see them, as server-sent events (UTF-8), up to the game's
     last (``seed_revealed``); whether that one was among them."""
@@ -242,9 +258,11 @@ def _views(game_id: str, player) -> Callable[[Batch], bytes]:
     once per batch and the picture made once per viewer, for all the subscribers sharing it."""
     service = ctx().service
 
-    def picture(batch: Batch) -> bytes:
-        projection = batch.once("projection",
-                                lambda: service.projection_through(game_id, batch.items))
+    def picture(joined: Batch) -> bytes:
+        # After a joined batch's last part, folded part by part as every subscriber folds them.
+        for batch in joined.parts:
+            projection = batch.once("projection", lambda b=batch: service.projection_through(
+                game_id, b.items))
         viewer = service.viewer_for(projection, player)  # a player who sat down since sees it
         # Once per viewer and language: prompt labels and sentences are in the reader's words.
         return batch.once(("view", viewer, current_locale()), lambda: (

@@ -54,6 +54,9 @@ class Config:
     streams_per_player: int = 10
     streams_per_process: int = WORKER_CONNECTIONS - 200
     anonymous_streams_per_process: int = WORKER_CONNECTIONS // 2
+    # A live stream without a token (a spectator's) is written at most once this many ms: the
+    # moves made meanwhile go in its next write, together (0: each as it comes).
+    tokenless_push_ms: int = 100
     # Reads by cost (1 unit + 1 per event a read returns or folds), per second and burst: per
     # address without a token, per signed-in player (service/app/limiter.py, ReadBudget).
     read_units_per_second: int = 1000
@@ -101,6 +104,7 @@ class Config:
                    streams_per_process=_int("STREAMS_PER_PROCESS", cls.streams_per_process),
                    anonymous_streams_per_process=_int("ANONYMOUS_STREAMS_PER_PROCESS",
                                                       cls.anonymous_streams_per_process),
+                   tokenless_push_ms=_int("TOKENLESS_PUSH_MS", cls.tokenless_push_ms),
                    read_units_per_second=_int("READ_UNITS_PER_SECOND",
                                               cls.read_units_per_second),
                    read_units_burst=_int("READ_UNITS_BURST", cls.read_units_burst),

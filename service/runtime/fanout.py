@@ -24,7 +24,12 @@ Each subscriber keeps its own position and:
   more than ``BACKLOG`` batches behind (a slow client socket) has lost batches from the ring;
   it notices the hole and catches up from the log, then carries on live, so it stays
   connected and misses nothing (the log is the truth; the ring is only a buffer);
-- sends its keep-alive after a whole heartbeat without a batch, as before.
+- sends its keep-alive after a whole heartbeat without a batch, as before;
+- when paced (``pace``: a stream without a token, service.http.events_feed), writes at most
+  once a pace: the batches published meanwhile come as one ``Batch.joined``, rendered by its
+  parts (each still once per viewer for everyone). 20 spectators of a game played 20 moves a
+  second were 800 writes a second, each waking a stream, and came between a move and the bot's
+  reply to it (issue 23 item 8); a game's moves reach its crowd of spectators together instead.
 
 A Redis outage reaches every subscriber of the feed as the reader's exception, raised in the
 subscriber's own request (the stream ends with one log line, as before, and the client
@@ -37,6 +42,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
@@ -47,11 +53,13 @@ from service.runtime import metrics
 log = logging.getLogger(__name__)
 
 BACKLOG = 256  # batches a feed keeps for subscribers that have not taken them yet
-# Batches at the head of a feed that keep what was rendered of them. An older batch keeps its
+# Batches at the head of a feed that keep what was rendered of them, and the seconds any newer
+# batch keeps it (a paced subscriber takes a pace's batches at once). An older batch keeps its
 # items for a subscriber that falls behind, who renders them again: a game's picture memo holds
 # the whole folded state at that batch, and a ring of them was most of an API process's memory
 # and of what its cyclic collector walked at 1,024 games (issue 29).
 RENDERED_KEPT = 4
+RENDERED_SECONDS = 0.5
 
 P = TypeVar("P")  # a position in a stream: a game version, a notice id
 T = TypeVar("T")  # one item of a stream: a stored event, a notice
@@ -77,11 +85,28 @@ class _Once:
 class Batch(Generic[T]):
     """Items one read returned, with what subscribers rendered of them, once per key."""
 
-    def __init__(self, items: list[T], seq: int = 0):
+    def __init__(self, items: list[T], seq: int = 0, published: float = 0.0):
         self.items = items
         self.seq = seq
+        self.published = published  # time.monotonic() when a feed published it
         self._lock = threading.Lock()
         self._memo: dict[Hashable, _Once] = {}
+        self._parts: list[Batch[T]] | None = None
+
+    @classmethod
+    def joined(cls, batches: list[Batch[T]]) -> Batch[T]:
+        """Consecutive ``batches`` as one, to be written at once. What was rendered of each
+        stays with it: render a joined batch by its ``parts``."""
+        if len(batches) == 1:
+            return batches[0]
+        joined = cls([item for batch in batches for item in batch.items], batches[-1].seq)
+        joined._parts = batches
+        return joined
+
+    @property
+    def parts(self) -> list[Batch[T]]:
+        """The batches this one joins, or itself alone."""
+        return self._parts or [self]
 
     def once(self, key: Hashable, compute: Callable[[], Any]) -> Any:
         """``compute()``, run by the first subscriber asking with ``key`` and shared by the rest."""
@@ -110,6 +135,7 @@ class _Feed(Generic[P, T]):
     # event set wakes them all at once; a condition variable would wake them one by one, each
     # re-taking its lock (a third of the fan-out's CPU with 1,000 subscribers under gevent).
     changed: threading.Event = field(default_factory=lambda: threading.Event())
+    rendered: deque[Batch[T]] = field(default_factory=deque)  # those still keeping theirs
     subscribers: int = 0
     error: BaseException | None = None
     reader: threading.Thread | None = None
@@ -154,14 +180,15 @@ class Fanout:
     def follow(self, key: Hashable, after: P, read: Callable[[P], list[T]],
                wait: Callable[[P, int], list[T]], position_of: Callable[[T], P],
                order: Callable[[P], Any], heartbeat: float,
-               end: P | None = None) -> Iterator[Batch[T] | None]:
+               end: P | None = None, pace: float = 0.0) -> Iterator[Batch[T] | None]:
         """A stream's items after ``after``: batches to render (those read from the log or taken
         from the shared feed, less what was already sent), or None after a whole ``heartbeat``
         without any. ``read(p)`` reads the log after ``p`` (without blocking), ``wait(p, ms)``
         blocks up to ``ms`` for items after ``p``; ``order`` makes positions comparable.
         ``end``, the log's end as the caller knows it, bounds where a new feed starts, so a
         position past the end (a made-up Last-Event-ID) cannot make the feed skip items that
-        other subscribers are owed."""
+        other subscribers are owed. With a ``pace`` (seconds), a batch comes at most once a
+        pace, joining what was published meanwhile."""
         sent = after
         start = end if end is not None and order(end) < order(after) else after
 
@@ -201,10 +228,12 @@ class Fanout:
                     yield None
                     continue
                 seq = batches[-1].seq
-                for batch in batches:
-                    out = fresh(batch)
-                    if out is not None:
-                        yield out
+                news = [out for out in map(fresh, batches) if out is not None]
+                if pace <= 0:
+                    yield from news
+                elif news:
+                    yield Batch.joined(news)
+                    time.sleep(pace)  # written: what comes meanwhile goes in the next write
         finally:
             self._unsubscribe(feed)
 
@@ -269,9 +298,10 @@ class Fanout:
             position = feed.position_of(items[-1])
             with self._lock:
                 feed.seq += 1  # before the event is swapped: see _next
-                feed.batches.append(Batch(items, feed.seq))
-                if len(feed.batches) > RENDERED_KEPT:
-                    feed.batches[-RENDERED_KEPT - 1].forget()
+                batch = Batch(items, feed.seq, time.monotonic())
+                feed.batches.append(batch)
+                feed.rendered.append(batch)
+                _forget_old_renderings(feed.rendered, batch.published)
                 feed.position = position
                 changed, feed.changed = feed.changed, threading.Event()
             changed.set()
@@ -281,3 +311,10 @@ class Fanout:
         if self._feeds.get(feed.key) is feed:
             del self._feeds[feed.key]
             metrics.SSE_FEEDS.dec()
+
+
+def _forget_old_renderings(rendered: deque[Batch[Any]], now: float) -> None:
+    """Past a feed's newest RENDERED_KEPT batches, those published RENDERED_SECONDS ago let go
+    of what was rendered of them."""
+    while len(rendered) > RENDERED_KEPT and rendered[0].published <= now - RENDERED_SECONDS:
+        rendered.popleft().forget()

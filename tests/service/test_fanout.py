@@ -31,6 +31,21 @@ def _until_picture_of(chunks: Iterator[bytes], version: int) -> tuple[list[dict]
     raise AssertionError(f"the stream ended before version {version}")
 
 
+def _open_streams(api: Api, game_id: str, start: int, callers: list[dict]) -> list[tuple]:
+    """A ``?views=true`` stream of the game after ``start`` for each caller's headers, each
+    subscribed and idle: (response, its chunks)."""
+    streams = []
+    for headers in callers:
+        response = api.client.get(
+            f"/v1/games/{game_id}/events/stream?views=true&last_event_id={start}",
+            headers=headers, buffered=False)
+        chunks = iter(response.response)
+        assert next(chunks) == b": connected\n\n"
+        assert next(chunks) == b": keep-alive\n\n"  # subscribed, and idle for a heartbeat
+        streams.append((response, chunks))
+    return streams
+
+
 def _wait_for(condition, what: str) -> None:
     deadline = time.monotonic() + BOUND
     while not condition():
@@ -44,15 +59,7 @@ def test_seats_and_spectators_on_one_game_each_get_only_their_own_redaction(api)
     viewers = [(0, players[0]), (1, players[1]), (2, players[2]), (SPECTATOR, spectator),
                (SPECTATOR, {})]  # a signed-in spectator and an anonymous one
     start = api.get(game_id)["version"]
-    streams = []
-    for _, headers in viewers:
-        response = api.client.get(
-            f"/v1/games/{game_id}/events/stream?views=true&last_event_id={start}",
-            headers=headers, buffered=False)
-        chunks = iter(response.response)
-        assert next(chunks) == b": connected\n\n"
-        assert next(chunks) == b": keep-alive\n\n"  # subscribed, and idle for a heartbeat
-        streams.append((response, chunks))
+    streams = _open_streams(api, game_id, start, [headers for _, headers in viewers])
     fanout_ = api.app.extensions["tablestream"].fanout
     try:
         # One reader for the game in this process, however many subscribe.
@@ -304,10 +311,14 @@ def test_a_rendering_is_made_once_per_key_and_shared(store, game_id):
     assert made == [0, 1, SPECTATOR]
 
 
-def test_only_a_feeds_newest_batches_keep_what_was_rendered_of_them(store, game_id):
+@pytest.mark.parametrize("recent_seconds", [0.0, 60.0])
+def test_only_a_feeds_newest_or_recent_batches_keep_what_was_rendered_of_them(
+        store, game_id, monkeypatch, recent_seconds):
     """A game's picture memo holds its whole folded state: a ring of 256 of them per followed
     game made most of an API process's memory at 1,024 games (issue 29). Older batches keep
-    their events for a subscriber who falls behind, who renders them again."""
+    their events for a subscriber who falls behind, who renders them again. Batches published
+    in the last RENDERED_SECONDS keep theirs too: a paced stream takes them a pace late."""
+    monkeypatch.setattr(fanout, "RENDERED_SECONDS", recent_seconds)
     hub = Fanout(block_ms=100)
     _start(store, game_id)
     pace, slow = _follow(hub, store, game_id, 1), _follow(hub, store, game_id, 1)
@@ -327,7 +338,73 @@ def test_only_a_feeds_newest_batches_keep_what_was_rendered_of_them(store, game_
     for version, batch in enumerate(rendered, start=1):
         assert _next_batch(slow) is batch  # the slow subscriber still gets every event
         assert batch.once("state", lambda v=version: fold_again(v)) == {"folded at": version}
-    dropped = len(rendered) - fanout.RENDERED_KEPT
+    dropped = 0 if recent_seconds else len(rendered) - fanout.RENDERED_KEPT
     assert computed == list(range(1, dropped + 1)), "only the old ones rendered again"
     pace.close()
     slow.close()
+
+
+def test_a_paced_subscriber_gets_what_was_published_within_its_pace_in_one_write(
+        store, game_id):
+    """A stream without a token is written at most once a pace (issue 23 item 8): the moves
+    made meanwhile come joined, each part the very batch the unpaced subscribers got, so what
+    was rendered of it is shared; nothing is lost or repeated."""
+    hub = Fanout(block_ms=100)
+    _start(store, game_id)
+    eager = _follow(hub, store, game_id, 1)
+    paced = hub.follow(("game", game_id), 1, read=lambda v: store.read(game_id, v + 1),
+                       wait=lambda v, ms: store.wait(game_id, v, ms),
+                       position_of=lambda e: e.version, order=int, heartbeat=0.05, pace=1.0)
+    assert next(eager) is None and next(paced) is None
+    store.append(game_id, 1, [NewEvent("tick", {"n": 2})])
+    first = _next_batch(eager)
+    assert _next_batch(paced) is first  # the first after a quiet pace goes at once
+    written = time.monotonic()
+    parts = []
+    for version in (2, 3):  # within its pace
+        store.append(game_id, version, [NewEvent("tick", {"n": version + 1})])
+        parts.append(_next_batch(eager))
+    joined = _next_batch(paced)
+    assert time.monotonic() - written >= 1.0
+    assert _versions(joined) == [3, 4]
+    assert joined.parts == parts
+    store.append(game_id, 4, [NewEvent("tick", {"n": 5})])
+    alone = _next_batch(paced)
+    assert _versions(alone) == [5] and alone.parts == [alone]
+    eager.close()
+    paced.close()
+
+
+def test_a_spectator_without_a_token_is_paced_and_a_seat_is_not(api):
+    """Two moves made within a pace reach a tokenless stream in one write (with one picture,
+    after the second), and a seat's stream in two; both see the same events."""
+    game_id, players = api.table("loot", 2)
+    start = api.get(game_id)["version"]
+    streams = _open_streams(api, game_id, start, [players[1], {}])
+    try:
+        for _ in range(2):
+            public = api.get(game_id)
+            seat = int(sorted(public["pending"])[0])
+            command = api.get(game_id, players[seat])["legal_commands"][0]
+            assert api.client.post(f"/v1/games/{game_id}/commands", headers=players[seat],
+                                   json=command).status_code == 200
+        last = api.get(game_id)["version"]
+        writes = []
+        for _, chunks in streams:
+            got = []
+            while not got or f"id: {last}\n".encode() not in got[-1]:
+                chunk = next(chunks)
+                if chunk != b": keep-alive\n\n":
+                    got.append(chunk)
+            writes.append(got)
+    finally:
+        for response, _ in reversed(streams):
+            response.close()
+    seat_writes, spectator_writes = writes
+    assert len(seat_writes) == 2 and len(spectator_writes) == 1  # a write per move, or one
+    assert spectator_writes[0].count(b"event: game\n") == 1
+    assert spectator_writes[0].endswith(b"\n\n") and spectator_writes[0].rfind(
+        b"event: game\n") > spectator_writes[0].rfind(f"id: {last}\n".encode())
+    events = [[b for b in sse_blocks(iter(w)) if b["event"] != "game"] for w in writes]
+    assert [e["id"] for e in events[0]] == [e["id"] for e in events[1]] == list(
+        range(start + 1, last + 1))

@@ -60,6 +60,7 @@ BACKLOG = 256  # batches a feed keeps for subscribers that have not taken them y
 # and of what its cyclic collector walked at 1,024 games (issue 29).
 RENDERED_KEPT = 4
 RENDERED_SECONDS = 0.5
+RENDERED_MOST = 32  # however recent (a game of bots playing hundreds of moves a second)
 
 P = TypeVar("P")  # a position in a stream: a game version, a notice id
 T = TypeVar("T")  # one item of a stream: a stored event, a notice
@@ -315,6 +316,7 @@ class Fanout:
 
 def _forget_old_renderings(rendered: deque[Batch[Any]], now: float) -> None:
     """Past a feed's newest RENDERED_KEPT batches, those published RENDERED_SECONDS ago let go
-    of what was rendered of them."""
-    while len(rendered) > RENDERED_KEPT and rendered[0].published <= now - RENDERED_SECONDS:
+    of what was rendered of them, and any past the newest RENDERED_MOST."""
+    while len(rendered) > RENDERED_KEPT and (len(rendered) > RENDERED_MOST
+                                             or rendered[0].published <= now - RENDERED_SECONDS):
         rendered.popleft().forget()

@@ -311,14 +311,16 @@ def test_a_rendering_is_made_once_per_key_and_shared(store, game_id):
     assert made == [0, 1, SPECTATOR]
 
 
-@pytest.mark.parametrize("recent_seconds", [0.0, 60.0])
+@pytest.mark.parametrize(("recent_seconds", "most"), [(0.0, 32), (60.0, 32), (60.0, 5)])
 def test_only_a_feeds_newest_or_recent_batches_keep_what_was_rendered_of_them(
-        store, game_id, monkeypatch, recent_seconds):
+        store, game_id, monkeypatch, recent_seconds, most):
     """A game's picture memo holds its whole folded state: a ring of 256 of them per followed
     game made most of an API process's memory at 1,024 games (issue 29). Older batches keep
     their events for a subscriber who falls behind, who renders them again. Batches published
-    in the last RENDERED_SECONDS keep theirs too: a paced stream takes them a pace late."""
+    in the last RENDERED_SECONDS keep theirs too (a paced stream takes them a pace late), up to
+    RENDERED_MOST."""
     monkeypatch.setattr(fanout, "RENDERED_SECONDS", recent_seconds)
+    monkeypatch.setattr(fanout, "RENDERED_MOST", most)
     hub = Fanout(block_ms=100)
     _start(store, game_id)
     pace, slow = _follow(hub, store, game_id, 1), _follow(hub, store, game_id, 1)
@@ -338,7 +340,8 @@ def test_only_a_feeds_newest_or_recent_batches_keep_what_was_rendered_of_them(
     for version, batch in enumerate(rendered, start=1):
         assert _next_batch(slow) is batch  # the slow subscriber still gets every event
         assert batch.once("state", lambda v=version: fold_again(v)) == {"folded at": version}
-    dropped = 0 if recent_seconds else len(rendered) - fanout.RENDERED_KEPT
+    dropped = len(rendered) - (min(most, len(rendered)) if recent_seconds
+                               else fanout.RENDERED_KEPT)
     assert computed == list(range(1, dropped + 1)), "only the old ones rendered again"
     pace.close()
     slow.close()

@@ -184,6 +184,32 @@ def test_the_store_and_its_blocking_reads_use_fair_pools(redis_url: str) -> None
         client.close()
 
 
+@pytest.mark.skipif(ON_CLUSTER, reason="a cluster client's pools are per node")
+def test_new_connections_share_one_description_of_the_library(
+        redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """redis-py 8 read its package metadata for every new connection (0.6 ms): a pool growing
+    under a burst paid it per connection. The store's clients, and RQ's, describe it once."""
+    import redis.utils
+
+    from events.redis_store import DRIVER_INFO
+    from workers.scheduling import connection_like
+
+    looked_up: list[str] = []
+    monkeypatch.setattr(redis.utils, "get_lib_version", lambda: looked_up.append("redis") or "0")
+    client = connect(redis_url)
+    clients = [client, blocking_client(client), connection_like(client)]
+    try:
+        for each in clients:
+            connection = each.connection_pool.make_connection()
+            assert connection.driver_info is DRIVER_INFO
+            connection.disconnect()
+        assert looked_up == []
+        assert DRIVER_INFO.formatted_name == "redis-py"
+    finally:
+        for each in clients:
+            each.close()
+
+
 def test_a_pool_of_one_connection_serves_its_waiters_in_turn(redis_url: str) -> None:
     if ON_CLUSTER:
         pytest.skip("a pool of one server")

@@ -27,7 +27,8 @@ abuse is measured in BENCH_ROUNDS (3) rounds of a quiet phase and an abused one,
 percentiles are of the rounds' samples pooled: a phase's 160 moves make its p99 the second
 slowest sample, and one run's ratio swung from 1.05x to 2.95x with nothing changed. (The
 expert games, once made, play on: their abuse is one quiet phase and one abused phase, each as
-long as the rounds.) Each round's own ratio is printed too.
+long as the rounds.) Each round's own ratio is printed too, and each abuser's tally with the
+CPU seconds it used itself (``cpu_s``): it runs on the cores the server and the bystander share.
 Goal: the bystander's p50 and p99 within 2x of quiet under every abuse. Everything runs on
 loopback, the server and its Redis started here in a temporary directory (WEBHOOK_ALLOW_HTTP=1
 lets the webhooks name the loopback receiver; UNLISTED_GAMES=1 allows tally). Settings:
@@ -371,7 +372,11 @@ def run_abuser(args: argparse.Namespace) -> None:
             await asyncio.wait_for(task, timeout=args.seconds + 5)
 
     asyncio.run(main())
-    print(json.dumps({k: v for k, v in tally.items() if v}), flush=True)
+    # Its own CPU, on the cores the server and the bystander share: a slowdown that is the
+    # attacker's load on this one machine, not the server's, shows there.
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    print(json.dumps({**{k: v for k, v in tally.items() if v},
+                      "cpu_s": round(usage.ru_utime + usage.ru_stime, 2)}), flush=True)
 
 
 @contextlib.contextmanager

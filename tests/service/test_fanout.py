@@ -378,9 +378,13 @@ def test_a_paced_subscriber_gets_what_was_published_within_its_pace_in_one_write
     paced.close()
 
 
-def test_a_spectator_without_a_token_is_paced_and_a_seat_is_not(api):
+@pytest.mark.parametrize(("pace_ms", "spectator_writes_expected"), [(100, 1), (0, 2)])
+def test_a_spectator_without_a_token_is_paced_and_a_seat_is_not(
+        make_app, pace_ms, spectator_writes_expected):
     """Two moves made within a pace reach a tokenless stream in one write (with one picture,
-    after the second), and a seat's stream in two; both see the same events."""
+    after the second), and a seat's stream in two; both see the same events. TOKENLESS_PUSH_MS
+    0 turns the pace off."""
+    api = Api(make_app({"tokenless_push_ms": pace_ms}))
     game_id, players = api.table("loot", 2)
     start = api.get(game_id)["version"]
     streams = _open_streams(api, game_id, start, [players[1], {}])
@@ -404,10 +408,11 @@ def test_a_spectator_without_a_token_is_paced_and_a_seat_is_not(api):
         for response, _ in reversed(streams):
             response.close()
     seat_writes, spectator_writes = writes
-    assert len(seat_writes) == 2 and len(spectator_writes) == 1  # a write per move, or one
-    assert spectator_writes[0].count(b"event: game\n") == 1
-    assert spectator_writes[0].endswith(b"\n\n") and spectator_writes[0].rfind(
-        b"event: game\n") > spectator_writes[0].rfind(f"id: {last}\n".encode())
+    assert len(seat_writes) == 2  # a write per move
+    assert len(spectator_writes) == spectator_writes_expected
+    assert [w.count(b"event: game\n") for w in spectator_writes] == [1] * len(spectator_writes)
+    assert spectator_writes[-1].rfind(b"event: game\n") > spectator_writes[-1].rfind(
+        f"id: {last}\n".encode())  # the picture after the last move
     events = [[b for b in sse_blocks(iter(w)) if b["event"] != "game"] for w in writes]
     assert [e["id"] for e in events[0]] == [e["id"] for e in events[1]] == list(
         range(start + 1, last + 1))

@@ -389,12 +389,18 @@ def test_a_spectator_without_a_token_is_paced_and_a_seat_is_not(
     start = api.get(game_id)["version"]
     streams = _open_streams(api, game_id, start, [players[1], {}])
     try:
+        feed = api.app.extensions["tablestream"].fanout
         for _ in range(2):
             public = api.get(game_id)
             seat = int(sorted(public["pending"])[0])
             command = api.get(game_id, players[seat])["legal_commands"][0]
             assert api.client.post(f"/v1/games/{game_id}/commands", headers=players[seat],
                                    json=command).status_code == 200
+            # Published as a batch of its own before the next move is made (a reader lagging
+            # under load could read both moves at once, and every stream would get one write).
+            version = api.get(game_id)["version"]
+            _wait_for(lambda v=version: feed.position(("game", game_id)) == v,
+                      "the feed did not publish the move")
         last = api.get(game_id)["version"]
         writes = []
         for _, chunks in streams:

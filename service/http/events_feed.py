@@ -259,13 +259,15 @@ def _views(game_id: str, player) -> Callable[[Batch], bytes]:
     service = ctx().service
 
     def picture(joined: Batch) -> bytes:
-        # After a joined batch's last part, folded part by part as every subscriber folds them.
-        for batch in joined.parts:
-            projection = batch.once("projection", lambda b=batch: service.projection_through(
-                game_id, b.items))
+        # A joined batch is folded part by part, as every subscriber of each part folds it; the
+        # picture is the one after its last part.
+        for part in joined.parts:
+            projection = part.once("projection", lambda p=part: service.projection_through(
+                game_id, p.items))
+        last = joined.parts[-1]
         viewer = service.viewer_for(projection, player)  # a player who sat down since sees it
         # Once per viewer and language: prompt labels and sentences are in the reader's words.
-        return batch.once(("view", viewer, current_locale()), lambda: (
+        return last.once(("view", viewer, current_locale()), lambda: (
             # The same wire form as GET (times in Unix ms, seats as integers), not the raw body.
             b"event: game\ndata: "
             + wire.dumps(game_wire(game_id, player, projection)) + b"\n\n"))

@@ -206,11 +206,12 @@ def _start(store, game_id: str) -> None:
     store.append(game_id, 0, [NewEvent("tick", {"n": 1})])
 
 
-def _follow(hub: Fanout, store, game_id: str, after: int,
-            heartbeat: float = 0.05) -> Iterator[fanout.Batch | None]:
+def _follow(hub: Fanout, store, game_id: str, after: int, heartbeat: float = 0.05,
+            pace: float = 0.0) -> Iterator[fanout.Batch | None]:
     return hub.follow(("game", game_id), after, read=lambda v: store.read(game_id, v + 1),
                       wait=lambda v, ms: store.wait(game_id, v, ms),
-                      position_of=lambda e: e.version, order=int, heartbeat=heartbeat)
+                      position_of=lambda e: e.version, order=int, heartbeat=heartbeat,
+                      pace=pace)
 
 
 def _next_batch(batches: Iterator[fanout.Batch | None]) -> fanout.Batch:
@@ -355,9 +356,7 @@ def test_a_paced_subscriber_gets_what_was_published_within_its_pace_in_one_write
     hub = Fanout(block_ms=100)
     _start(store, game_id)
     eager = _follow(hub, store, game_id, 1)
-    paced = hub.follow(("game", game_id), 1, read=lambda v: store.read(game_id, v + 1),
-                       wait=lambda v, ms: store.wait(game_id, v, ms),
-                       position_of=lambda e: e.version, order=int, heartbeat=0.05, pace=1.0)
+    paced = _follow(hub, store, game_id, 1, pace=1.0)
     assert next(eager) is None and next(paced) is None
     store.append(game_id, 1, [NewEvent("tick", {"n": 2})])
     first = _next_batch(eager)
